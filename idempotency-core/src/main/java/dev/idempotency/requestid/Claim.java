@@ -1,0 +1,10 @@
+package dev.idempotency.requestid;
+
+/**
+ * Proof that this execution owns a {@code REQUEST_ID} record: only the owner can complete, renew or release it.
+ *
+ * @param recordKey the Redis key of the record
+ * @param owner the owner id written into the record
+ * @param fingerprint the payload fingerprint written into the record
+ */
+public record Claim(String recordKey, String owner, String fingerprint) {}

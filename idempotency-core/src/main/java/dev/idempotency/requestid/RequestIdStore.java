@@ -1,0 +1,112 @@
+package dev.idempotency.requestid;
+
+import dev.idempotency.support.Owners;
+import dev.idempotency.support.RedisGateway;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.Assert;
+
+/**
+ * {@code REQUEST_ID} records in Redis: claim, complete, renew and release, each one round trip (one script on one key)
+ * and the last three guarded by the claim's owner, so a stale execution can never overwrite another's record.
+ */
+public final class RequestIdStore {
+
+    /** KEYS[1] record; ARGV[1] in-progress value, ARGV[2] lease ms. Returns the existing value, or nil once claimed. */
+    private static final RedisScript<byte[]> CLAIM = RedisScript.of("""
+            local existing = redis.call('GET', KEYS[1])
+            if existing then return existing end
+            redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+            return false
+            """, byte[].class);
+
+    /**
+     * KEYS[1] record; ARGV[1] owned prefix ("P" + owner), ARGV[2] completed value, ARGV[3] ttl ms. 1 when stored, 0
+     * when the claim is no longer this owner's.
+     */
+    private static final RedisScript<Long> COMPLETE = RedisScript.of("""
+            local v = redis.call('GET', KEYS[1])
+            if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then
+              redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+              return 1
+            end
+            return 0
+            """, Long.class);
+
+    /** KEYS[1] record; ARGV[1] owned prefix, ARGV[2] lease ms. 1 when extended, 0 when not this owner's claim. */
+    private static final RedisScript<Long> RENEW = RedisScript.of("""
+            local v = redis.call('GET', KEYS[1])
+            if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then
+              return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            end
+            return 0
+            """, Long.class);
+
+    /** KEYS[1] record; ARGV[1] owned prefix. 1 when deleted, 0 when not this owner's claim. */
+    private static final RedisScript<Long> RELEASE = RedisScript.of("""
+            local v = redis.call('GET', KEYS[1])
+            if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
+            """, Long.class);
+
+    private final RedisGateway redis;
+
+    public RequestIdStore(RedisGateway redis) {
+        Assert.notNull(redis, "redis must not be null");
+        this.redis = redis;
+    }
+
+    /**
+     * Claims {@code recordKey} for a new execution, or reports what holds it.
+     *
+     * @param fingerprint digest of the payload (22 characters), or {@code null} to skip the payload check
+     * @param lease how long the claim lives unless renewed or completed
+     */
+    public ClaimOutcome claim(String recordKey, @Nullable String fingerprint, Duration lease) {
+        String owner = Owners.next();
+        String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
+        byte[] existing =
+                redis.script(CLAIM, List.of(recordKey), RequestRecord.inProgress(owner, print), millis(lease));
+        if (existing == null) {
+            return new ClaimOutcome.Acquired(new Claim(recordKey, owner, print));
+        }
+        RequestRecord record = RequestRecord.decode(existing);
+        if (record.mismatches(print)) {
+            return new ClaimOutcome.Mismatch();
+        }
+        return record.completed() ? new ClaimOutcome.Replay(record.result()) : new ClaimOutcome.InProgress();
+    }
+
+    /** Stores the result for {@code ttl}; {@code false} when the claim expired or passed to another owner first. */
+    public boolean complete(Claim claim, byte[] result, Duration ttl) {
+        byte[] value = RequestRecord.completed(claim.owner(), claim.fingerprint(), result);
+        return guarded(COMPLETE, claim, value, millis(ttl));
+    }
+
+    /** Extends the claim's lease; {@code false} when it is no longer this owner's. */
+    public boolean renew(Claim claim, Duration lease) {
+        return guarded(RENEW, claim, millis(lease));
+    }
+
+    /** Removes the claim so a retry runs the work again; {@code false} when it is no longer this owner's. */
+    public boolean release(Claim claim) {
+        return guarded(RELEASE, claim);
+    }
+
+    private boolean guarded(RedisScript<Long> script, Claim claim, byte[]... args) {
+        byte[][] withPrefix = new byte[args.length + 1][];
+        withPrefix[0] = RequestRecord.ownedPrefix(claim.owner());
+        System.arraycopy(args, 0, withPrefix, 1, args.length);
+        Long result = redis.script(script, List.of(claim.recordKey()), withPrefix);
+        return result != null && result == 1L;
+    }
+
+    static byte[] millis(Duration duration) {
+        return Long.toString(Math.max(1, duration.toMillis())).getBytes(StandardCharsets.US_ASCII);
+    }
+}

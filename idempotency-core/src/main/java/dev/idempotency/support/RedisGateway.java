@@ -1,0 +1,75 @@
+package dev.idempotency.support;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.util.Assert;
+
+/**
+ * The one door to Redis: string keys, byte-array values, scripts by {@code EVALSHA} (Spring falls back to
+ * {@code EVAL} once per script and server), and every Redis failure turned into
+ * {@link IdempotencyStoreUnavailableException} so callers can fail closed.
+ */
+public final class RedisGateway {
+
+    /** Suggested {@code Retry-After} when Redis fails: long enough for a reconnect, short enough for a user. */
+    public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
+
+    private final RedisTemplate<String, byte[]> template;
+
+    public RedisGateway(RedisConnectionFactory connectionFactory) {
+        Assert.notNull(connectionFactory, "connectionFactory must not be null");
+        this.template = new RedisTemplate<>();
+        template.setConnectionFactory(connectionFactory);
+        template.setKeySerializer(RedisSerializer.string());
+        template.setValueSerializer(RedisSerializer.byteArray());
+        template.setEnableDefaultSerializer(false);
+        template.afterPropertiesSet();
+    }
+
+    /** Runs a script on the keys with byte-array arguments; the reply is converted by the script's result type. */
+    public <T> @Nullable T script(RedisScript<T> script, List<String> keys, byte[]... args) {
+        try {
+            return template.execute(script, RedisSerializer.byteArray(), resultSerializer(), keys, (Object[]) args);
+        } catch (DataAccessException ex) {
+            throw unavailable(ex);
+        }
+    }
+
+    /** Runs one command on a connection, e.g. a plain {@code SET} with options. */
+    public <T> @Nullable T command(Function<RedisConnection, @Nullable T> command) {
+        try {
+            return template.execute(command::apply, true);
+        } catch (DataAccessException ex) {
+            throw unavailable(ex);
+        }
+    }
+
+    /** The underlying template, for callers that need Spring Data Redis directly (diagnostics, tests). */
+    public RedisTemplate<String, byte[]> template() {
+        return template;
+    }
+
+    /** Encodes a key as Redis sees it. */
+    public static byte[] key(String key) {
+        return key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static IdempotencyStoreUnavailableException unavailable(DataAccessException ex) {
+        return new IdempotencyStoreUnavailableException(
+                "Redis is unavailable: " + ex.getMessage(), STORE_RETRY_AFTER, ex);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> RedisSerializer<T> resultSerializer() {
+        return (RedisSerializer<T>) RedisSerializer.byteArray();
+    }
+}

@@ -1,0 +1,189 @@
+package dev.idempotency.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.LockBusyException;
+import dev.idempotency.LockLostException;
+import dev.idempotency.support.Race;
+import dev.idempotency.support.RedisContract;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/** The {@code LOCK} contract, run against every Redis setup. */
+abstract class LockContract extends RedisContract {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private final LeaseLockManager locks = new LeaseLockManager(redis, connectionFactory, keys, renewer);
+
+    LockContract(RedisConnectionFactory connectionFactory) {
+        super(connectionFactory);
+    }
+
+    @AfterAll
+    void closeLocks() {
+        locks.close();
+    }
+
+    private static String newResource() {
+        return "sku-" + UUID.randomUUID();
+    }
+
+    @Test
+    void acquireReleaseAndAcquireAgainWithAHigherFencingToken() {
+        String sku = newResource();
+        long first;
+        try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ZERO)) {
+            first = handle.fencingToken();
+            assertThat(pttl(keys.lock(sku))).isBetween(1L, LEASE.toMillis());
+        }
+        assertThat(exists(keys.lock(sku))).isFalse();
+        try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ZERO)) {
+            assertThat(handle.fencingToken()).isGreaterThan(first);
+        }
+    }
+
+    @Test
+    void busyLockIsRefusedToAnotherThreadWithARetryAfter() throws Exception {
+        String sku = newResource();
+        try (LockHandle ignored = locks.acquire(sku, LEASE, Duration.ZERO)) {
+            CompletableFuture<Throwable> other = CompletableFuture.supplyAsync(() -> {
+                try {
+                    locks.acquire(sku, LEASE, Duration.ZERO).close();
+                    return null;
+                } catch (RuntimeException ex) {
+                    return ex;
+                }
+            });
+            assertThat(other.get(10, TimeUnit.SECONDS))
+                    .isInstanceOfSatisfying(
+                            LockBusyException.class,
+                            ex -> assertThat(ex.retryAfter()).isPositive());
+        }
+    }
+
+    @Test
+    void holdingThreadReentersWithoutRedisAndReleasesAtTheOutermostClose() {
+        String sku = newResource();
+        try (LockHandle outer = locks.acquire(sku, LEASE, Duration.ZERO)) {
+            try (LockHandle inner = locks.acquire(sku, LEASE, Duration.ZERO)) {
+                assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
+                assertThat(locks.heldByCurrentThread(sku)).containsSame(outer);
+            }
+            assertThat(exists(keys.lock(sku)))
+                    .as("still held after the inner close")
+                    .isTrue();
+        }
+        assertThat(exists(keys.lock(sku))).isFalse();
+    }
+
+    @Test
+    void staleHolderDoesNotRemoveTheNewHoldersLockAndLearnsOfTheLoss() throws Exception {
+        String sku = newResource();
+        LockHandle stale = locks.acquire(sku, LEASE, Duration.ZERO);
+        delete(keys.lock(sku)); // the stale holder's lease ran out while it was paused
+        CountDownLatch newHolderIn = new CountDownLatch(1);
+        CountDownLatch staleReleased = new CountDownLatch(1);
+        CompletableFuture<Long> newHolder = CompletableFuture.supplyAsync(() -> {
+            try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ZERO)) {
+                newHolderIn.countDown();
+                staleReleased.await(10, TimeUnit.SECONDS);
+                assertThat(exists(keys.lock(sku)))
+                        .as("new holder's lock survives the stale release")
+                        .isTrue();
+                return handle.fencingToken();
+            } catch (InterruptedException ex) {
+                throw new IllegalStateException(ex);
+            }
+        });
+        assertThat(newHolderIn.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(stale::close).isInstanceOf(LockLostException.class);
+        staleReleased.countDown();
+        assertThat(newHolder.get(10, TimeUnit.SECONDS)).isGreaterThan(stale.fencingToken());
+    }
+
+    @Test
+    void waiterIsWokenWhenTheHolderReleases() throws Exception {
+        String sku = newResource();
+        LockHandle holder = locks.acquire(sku, LEASE, Duration.ZERO);
+        CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
+            try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ofSeconds(20))) {
+                return handle.fencingToken();
+            }
+        });
+        Thread.sleep(300);
+        assertThat(waiter).isNotDone();
+        holder.close();
+        assertThat(waiter.get(15, TimeUnit.SECONDS)).isGreaterThan(holder.fencingToken());
+    }
+
+    @Test
+    void watchdogKeepsTheLockThroughWorkLongerThanTheLease() throws Exception {
+        String sku = newResource();
+        Duration shortLease = Duration.ofMillis(300);
+        String result = locks.callLocked(sku, shortLease, Duration.ZERO, () -> {
+            for (int i = 0; i < 6; i++) {
+                Thread.sleep(150); // three leases in all
+                assertThat(exists(keys.lock(sku))).as("lock still held").isTrue();
+            }
+            return "done";
+        });
+        assertThat(result).isEqualTo("done");
+        assertThat(exists(keys.lock(sku))).isFalse();
+    }
+
+    @Test
+    void callLockedReleasesWhenTheWorkFails() {
+        String sku = newResource();
+        assertThatThrownBy(() -> locks.callLocked(sku, LEASE, Duration.ZERO, () -> {
+                    throw new IllegalStateException("boom");
+                }))
+                .hasMessage("boom");
+        assertThat(exists(keys.lock(sku))).isFalse();
+    }
+
+    @Test
+    void neverTwoHoldersAtOnceUnderSixtyFourRacingThreads() throws Exception {
+        int resources = 20;
+        String[] skus = new String[resources];
+        for (int i = 0; i < resources; i++) {
+            skus[i] = newResource();
+        }
+        AtomicIntegerArray inside = new AtomicIntegerArray(resources);
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger acquired = new AtomicInteger();
+        long[] lastFence = new long[resources];
+        AtomicInteger fenceRegressions = new AtomicInteger();
+        Race.run(64, resources * 64, i -> {
+            int r = i % resources;
+            locks.callLocked(skus[r], LEASE, Duration.ofSeconds(30), () -> {
+                if (inside.incrementAndGet(r) != 1) {
+                    overlaps.incrementAndGet();
+                }
+                long fence = locks.heldByCurrentThread(skus[r]).orElseThrow().fencingToken();
+                if (fence <= lastFence[r]) {
+                    fenceRegressions.incrementAndGet();
+                }
+                lastFence[r] = fence;
+                acquired.incrementAndGet();
+                inside.decrementAndGet(r);
+                return null;
+            });
+        });
+        assertThat(overlaps).hasValue(0);
+        assertThat(fenceRegressions).hasValue(0);
+        assertThat(acquired).hasValue(resources * 64);
+        System.out.printf(
+                "[race] lock: %d acquisitions on %d resources by 64 threads, overlapping holders=%d, fence regressions=%d%n",
+                acquired.get(), resources, overlaps.get(), fenceRegressions.get());
+    }
+}

@@ -1,0 +1,24 @@
+package dev.idempotency.requestid;
+
+import dev.idempotency.testsupport.RealRedis;
+import dev.idempotency.testsupport.RedisCluster;
+import dev.idempotency.testsupport.RedisServer;
+import org.junit.jupiter.api.Nested;
+
+@RealRedis
+class RequestIdTests {
+
+    @Nested
+    class OnStandalone extends RequestIdContract {
+        OnStandalone(RedisServer redis) {
+            super(redis.newConnectionFactory());
+        }
+    }
+
+    @Nested
+    class OnCluster extends RequestIdContract {
+        OnCluster(RedisCluster cluster) {
+            super(cluster.newConnectionFactory());
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package dev.idempotency.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.lock.LockHandle;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.requestid.RequestIdStore;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.RealRedis;
+import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.token.TokenStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Holds the round-trip floor: first {@code REQUEST_ID} call 2 (claim + complete), duplicate 1, token consume 1, lock
+ * acquire + release 2. Counted on the server with {@code MONITOR}; a script counts once.
+ */
+@RealRedis
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RoundTripTests {
+
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    private CommandMonitor monitor;
+    private RequestIdExecutor executor;
+    private TokenStore tokens;
+    private LeaseLockManager locks;
+    private final LeaseRenewer renewer = new LeaseRenewer();
+    private final RedisKeys keys = new RedisKeys("roundtrip:" + UUID.randomUUID() + ":");
+
+    @BeforeAll
+    void setUp(RedisServer server) throws Exception {
+        RedisConnectionFactory connectionFactory = server.newConnectionFactory();
+        RedisGateway redis = new RedisGateway(connectionFactory);
+        executor = new RequestIdExecutor(new RequestIdStore(redis), renewer);
+        tokens = new TokenStore(redis, keys);
+        locks = new LeaseLockManager(redis, connectionFactory, keys, renewer);
+        monitor = new CommandMonitor(server.host(), server.port());
+        warmUp(); // connects and loads every script once, so that the counts below are the steady state
+    }
+
+    @AfterAll
+    void tearDown() throws Exception {
+        monitor.close();
+        locks.close();
+        renewer.close();
+    }
+
+    @Test
+    void requestIdFirstCallTakesTwoRoundTripsAndADuplicateOne() {
+        RequestIdCall call = new RequestIdCall(keys.requestId("", "op", "k1"), null, MINUTE, MINUTE, Duration.ZERO);
+        monitor.reset();
+        executor.execute(call, () -> "result", ResultCodec.utf8());
+        List<String> first = monitor.roundTrips();
+        List<String> firstExecuted = monitor.executed();
+        monitor.reset();
+        executor.execute(call, () -> "again", ResultCodec.utf8());
+        List<String> duplicate = monitor.roundTrips();
+        List<String> duplicateExecuted = monitor.executed();
+        report("request-id first", first, firstExecuted);
+        report("request-id duplicate", duplicate, duplicateExecuted);
+        assertThat(first).containsExactly("evalsha", "evalsha");
+        assertThat(duplicate).containsExactly("evalsha");
+    }
+
+    @Test
+    void tokenConsumeTakesOneRoundTrip() {
+        String token = tokens.issue("", MINUTE).token();
+        monitor.reset();
+        tokens.consume("", token);
+        List<String> consume = monitor.roundTrips();
+        List<String> executed = monitor.executed();
+        monitor.reset();
+        try {
+            tokens.consume("", token);
+        } catch (TokenAlreadyUsedException expected) {
+            // the replay is told apart in the same single round trip
+        }
+        report("token consume", consume, executed);
+        assertThat(consume).containsExactly("set");
+        assertThat(monitor.roundTrips()).containsExactly("set");
+    }
+
+    @Test
+    void invalidTokenCostsNoRoundTrip() {
+        monitor.reset();
+        try {
+            tokens.consume("", "forged token with spaces");
+        } catch (RuntimeException expected) {
+            // rejected in the JVM
+        }
+        assertThat(monitor.executed()).isEmpty();
+    }
+
+    @Test
+    void lockAcquireAndReleaseTakeTwoRoundTrips() {
+        monitor.reset();
+        try (LockHandle ignored = locks.acquire("sku-1", MINUTE, Duration.ZERO)) {
+            // held
+        }
+        List<String> trips = monitor.roundTrips();
+        report("lock acquire + release", trips, monitor.executed());
+        assertThat(trips).containsExactly("evalsha", "evalsha");
+    }
+
+    private void warmUp() {
+        executor.execute(
+                new RequestIdCall(keys.requestId("", "op", "warm"), null, MINUTE, MINUTE, Duration.ZERO),
+                () -> "w",
+                ResultCodec.utf8());
+        tokens.consume("", tokens.issue("", MINUTE).token());
+        locks.acquire("warm", MINUTE, Duration.ZERO).close();
+    }
+
+    private static void report(String operation, List<String> roundTrips, List<String> executed) {
+        System.out.printf(
+                "[round-trips] %-24s round trips=%d %s, commands executed=%d %s%n",
+                operation, roundTrips.size(), roundTrips, executed.size(), executed);
+    }
+}

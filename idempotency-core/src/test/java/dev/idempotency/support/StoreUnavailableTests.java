@@ -1,0 +1,75 @@
+package dev.idempotency.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.requestid.RequestIdStore;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.RealRedis;
+import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.token.TokenStore;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/** With Redis gone, every strategy fails with one exception type and runs nothing; once Redis is back, all works. */
+@RealRedis
+class StoreUnavailableTests {
+
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+
+    @Test
+    void everyStrategyFailsClosedWhileRedisIsDownAndRecoversAfter(@Dedicated RedisServer server) {
+        RedisConnectionFactory connectionFactory = server.newConnectionFactory(Duration.ofMillis(500));
+        RedisGateway redis = new RedisGateway(connectionFactory);
+        RedisKeys keys = new RedisKeys("down:");
+        AtomicInteger runs = new AtomicInteger();
+        try (LeaseRenewer renewer = new LeaseRenewer();
+                LeaseLockManager locks = new LeaseLockManager(redis, connectionFactory, keys, renewer)) {
+            RequestIdExecutor executor = new RequestIdExecutor(new RequestIdStore(redis), renewer);
+            TokenStore tokens = new TokenStore(redis, keys);
+            RequestIdCall call = new RequestIdCall(keys.requestId("", "op", "k"), null, MINUTE, MINUTE, Duration.ZERO);
+            String token = tokens.issue("", MINUTE).token();
+
+            server.stop();
+
+            assertThatThrownBy(() -> executor.execute(call, runs::incrementAndGet, intCodec()))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class);
+            assertThatThrownBy(() -> tokens.consume("", token))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class);
+            assertThatThrownBy(() -> locks.callLocked("sku", MINUTE, Duration.ZERO, runs::incrementAndGet))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                    .satisfies(ex -> assertThat(((IdempotencyStoreUnavailableException) ex).retryAfter())
+                            .isPositive());
+            assertThat(runs).as("nothing ran unprotected").hasValue(0);
+
+            server.restart();
+
+            assertThat(executor.execute(call, runs::incrementAndGet, intCodec()))
+                    .isEqualTo(1);
+            assertThat(locks.callLocked("sku", MINUTE, Duration.ZERO, runs::incrementAndGet))
+                    .isEqualTo(2);
+        }
+    }
+
+    private static ResultCodec<Integer> intCodec() {
+        return new ResultCodec<>() {
+            @Override
+            public byte[] encode(Integer result) {
+                return ResultCodec.utf8().encode(result.toString());
+            }
+
+            @Override
+            public Integer decode(byte[] stored) {
+                return Integer.valueOf(ResultCodec.utf8().decode(stored));
+            }
+        };
+    }
+}

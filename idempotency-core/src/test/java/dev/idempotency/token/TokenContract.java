@@ -1,0 +1,110 @@
+package dev.idempotency.token;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.InvalidTokenException;
+import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.support.Race;
+import dev.idempotency.support.RedisContract;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/** The {@code TOKEN} contract, run against every Redis setup. */
+abstract class TokenContract extends RedisContract {
+
+    private static final Duration TTL = Duration.ofMinutes(10);
+
+    private final TokenStore tokens = new TokenStore(redis, keys);
+
+    TokenContract(RedisConnectionFactory connectionFactory) {
+        super(connectionFactory);
+    }
+
+    @Test
+    void issuedTokenIsLongRandomAndStoredOnlyAsADigest() {
+        IssuedToken issued = tokens.issue("alice", TTL);
+        assertThat(issued.token()).hasSize(32).matches("[A-Za-z0-9_-]+");
+        assertThat(issued.expiresIn()).isEqualTo(TTL);
+        String key = keys.token("alice", issued.token());
+        assertThat(key).doesNotContain(issued.token());
+        assertThat(pttl(key)).isBetween(1L, TTL.toMillis());
+    }
+
+    @Test
+    void tokenIsConsumedOnceThenReportedAsUsed() {
+        String token = tokens.issue("alice", TTL).token();
+        tokens.consume("alice", token);
+        assertThatThrownBy(() -> tokens.consume("alice", token)).isInstanceOf(TokenAlreadyUsedException.class);
+        assertThat(pttl(keys.token("alice", token)))
+                .as("the used marker keeps the TTL")
+                .isPositive();
+    }
+
+    @Test
+    void unknownForgedOrForeignTokensAreInvalid() {
+        String token = tokens.issue("alice", TTL).token();
+        assertThatThrownBy(() -> tokens.consume("bob", token)).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "A".repeat(32))).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "not a token")).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", null)).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "")).isInstanceOf(InvalidTokenException.class);
+        tokens.consume("alice", token); // bob's attempt did not use it up
+    }
+
+    @Test
+    void expiredTokenIsInvalid() throws InterruptedException {
+        String token = tokens.issue("alice", Duration.ofMillis(50)).token();
+        while (exists(keys.token("alice", token))) {
+            Thread.sleep(20);
+        }
+        assertThatThrownBy(() -> tokens.consume("alice", token)).isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void restoredTokenCanBeSubmittedAgain() {
+        String token = tokens.issue("alice", TTL).token();
+        tokens.consume("alice", token);
+        tokens.restore("alice", token);
+        tokens.consume("alice", token);
+        assertThatThrownBy(() -> tokens.consume("alice", token)).isInstanceOf(TokenAlreadyUsedException.class);
+    }
+
+    @Test
+    void restoreDoesNotResurrectAnExpiredToken() {
+        String token = tokens.issue("alice", TTL).token();
+        delete(keys.token("alice", token));
+        tokens.restore("alice", token);
+        assertThat(exists(keys.token("alice", token))).isFalse();
+    }
+
+    @Test
+    void sixteenConcurrentSubmitsConsumeEachTokenOnce() throws Exception {
+        int count = 200;
+        int submits = 16;
+        String[] issued = new String[count];
+        for (int i = 0; i < count; i++) {
+            issued[i] = tokens.issue("alice", TTL).token();
+        }
+        AtomicIntegerArray successes = new AtomicIntegerArray(count);
+        AtomicInteger used = new AtomicInteger();
+        Race.run(32, count * submits, i -> {
+            try {
+                tokens.consume("alice", issued[i % count]);
+                successes.incrementAndGet(i % count);
+            } catch (TokenAlreadyUsedException ex) {
+                used.incrementAndGet();
+            }
+        });
+        int doubles = 0;
+        for (int i = 0; i < count; i++) {
+            assertThat(successes.get(i)).as("successes of token %d", i).isEqualTo(1);
+            doubles += successes.get(i) - 1;
+        }
+        assertThat(used).hasValue(count * (submits - 1));
+        System.out.printf("[race] token: %d tokens x %d submits, double consumes=%d%n", count, submits, doubles);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.idempotency.aop;
+
+import dev.idempotency.Idempotent;
+import org.aopalliance.aop.Advice;
+import org.springframework.aop.Pointcut;
+import org.springframework.aop.support.AbstractPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.core.Ordered;
+
+/**
+ * Applies the {@link IdempotencyInterceptor} to {@code @Idempotent} methods of any bean.
+ *
+ * <p>Its order, {@link #DEFAULT_ORDER}, puts it outside {@code @Transactional} (whose advisor has
+ * {@link Ordered#LOWEST_PRECEDENCE}): the result is stored only after the transaction committed, and a rolled-back
+ * call releases its claim.
+ */
+public final class IdempotencyAdvisor extends AbstractPointcutAdvisor {
+
+    /** Just before {@code @Transactional}, as Spring's own {@code @Retryable} does. */
+    public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;
+
+    private final Advice advice;
+    private final Pointcut pointcut = new AnnotationMatchingPointcut(null, Idempotent.class, true);
+
+    public IdempotencyAdvisor(Advice advice) {
+        this.advice = advice;
+        setOrder(DEFAULT_ORDER);
+    }
+
+    @Override
+    public Pointcut getPointcut() {
+        return pointcut;
+    }
+
+    @Override
+    public Advice getAdvice() {
+        return advice;
+    }
+}

@@ -1,0 +1,354 @@
+package dev.idempotency.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/** Configuration of {@code @Idempotent} methods, under {@code idempotency.*}. */
+@ConfigurationProperties("idempotency")
+public class IdempotencyProperties {
+
+    /** Whether {@code @Idempotent} methods are protected at all. */
+    private boolean enabled = true;
+
+    /** Prefix of every Redis key this library writes. */
+    private String keyPrefix = "idempotency:";
+
+    /** What happens when Redis fails: reject (HTTP 503, method not run) or proceed (run unprotected, WARN log). */
+    private StoreFailureMode onStoreFailure = StoreFailureMode.REJECT;
+
+    /** Whether keys are per authenticated user (principal) or shared by all callers (none). */
+    private KeyScope scope = KeyScope.PRINCIPAL;
+
+    private final RequestId requestId = new RequestId();
+
+    private final Token token = new Token();
+
+    private final Lock lock = new Lock();
+
+    private final Redis redis = new Redis();
+
+    /** Named settings blocks, chosen with {@code @Idempotent(policy = "name")}. */
+    private final Map<String, Policy> policies = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public StoreFailureMode getOnStoreFailure() {
+        return onStoreFailure;
+    }
+
+    public void setOnStoreFailure(StoreFailureMode onStoreFailure) {
+        this.onStoreFailure = onStoreFailure;
+    }
+
+    public KeyScope getScope() {
+        return scope;
+    }
+
+    public void setScope(KeyScope scope) {
+        this.scope = scope;
+    }
+
+    public RequestId getRequestId() {
+        return requestId;
+    }
+
+    public Token getToken() {
+        return token;
+    }
+
+    public Lock getLock() {
+        return lock;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    public Map<String, Policy> getPolicies() {
+        return policies;
+    }
+
+    /** What to do when Redis fails. */
+    public enum StoreFailureMode {
+        /** Answer 503 (or throw) without running the method. */
+        REJECT,
+        /** Run the method without protection and log a warning. */
+        PROCEED
+    }
+
+    /** Who shares a key. */
+    public enum KeyScope {
+        /** Keys are per authenticated user; anonymous callers share one scope. */
+        PRINCIPAL,
+        /** Keys are shared by every caller. */
+        NONE
+    }
+
+    /** Settings of the {@code REQUEST_ID} strategy. */
+    public static class RequestId {
+
+        /** HTTP header that carries the client's idempotency key. */
+        private String header = "Idempotency-Key";
+
+        /** How long a completed response is kept and replayed. */
+        private Duration ttl = Duration.ofHours(24);
+
+        /** Lifetime of an in-progress claim; renewed while the method runs, so a crash blocks a key this long. */
+        private Duration lease = Duration.ofSeconds(30);
+
+        /** How long a duplicate waits for the original to finish before 409; zero answers 409 at once. */
+        private Duration wait = Duration.ZERO;
+
+        /** Whether the same key with a different payload is rejected with 422. */
+        private boolean fingerprint = true;
+
+        /** Largest response stored for replay; a larger one is returned but not stored (its claim is released). */
+        private DataSize maxResponseSize = DataSize.ofMegabytes(1);
+
+        public String getHeader() {
+            return header;
+        }
+
+        public void setHeader(String header) {
+            this.header = header;
+        }
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public Duration getWait() {
+            return wait;
+        }
+
+        public void setWait(Duration wait) {
+            this.wait = wait;
+        }
+
+        public boolean isFingerprint() {
+            return fingerprint;
+        }
+
+        public void setFingerprint(boolean fingerprint) {
+            this.fingerprint = fingerprint;
+        }
+
+        public DataSize getMaxResponseSize() {
+            return maxResponseSize;
+        }
+
+        public void setMaxResponseSize(DataSize maxResponseSize) {
+            this.maxResponseSize = maxResponseSize;
+        }
+    }
+
+    /** Settings of the {@code TOKEN} strategy. */
+    public static class Token {
+
+        /** HTTP header that carries the one-time token. */
+        private String header = "Idempotency-Token";
+
+        /** How long an issued token stays valid. */
+        private Duration ttl = Duration.ofMinutes(10);
+
+        private final Endpoint endpoint = new Endpoint();
+
+        public String getHeader() {
+            return header;
+        }
+
+        public void setHeader(String header) {
+            this.header = header;
+        }
+
+        public Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public Endpoint getEndpoint() {
+            return endpoint;
+        }
+
+        /** The HTTP endpoint that issues tokens. */
+        public static class Endpoint {
+
+            /** Whether the token endpoint is registered. */
+            private boolean enabled = true;
+
+            /** Path of the token endpoint ({@code POST} issues a token). */
+            private String path = "/idempotency/tokens";
+
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+
+            public String getPath() {
+                return path;
+            }
+
+            public void setPath(String path) {
+                this.path = path;
+            }
+        }
+    }
+
+    /** Settings of the {@code LOCK} strategy. */
+    public static class Lock {
+
+        /** Lease of a held lock; a watchdog renews it while the method runs. */
+        private Duration lease = Duration.ofSeconds(30);
+
+        /** How long a caller waits for a busy lock before 409; zero answers 409 at once. */
+        private Duration wait = Duration.ZERO;
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public Duration getWait() {
+            return wait;
+        }
+
+        public void setWait(Duration wait) {
+            this.wait = wait;
+        }
+    }
+
+    /** Redis-side guarantees. */
+    public static class Redis {
+
+        /** Replicas that must acknowledge a claim (Redis WAIT) before the method runs; 0 switches the check off. */
+        private int waitForReplicas = 0;
+
+        /** How long a claim waits for its replica acknowledgements before it is released and answered 503. */
+        private Duration waitForReplicasTimeout = Duration.ofMillis(100);
+
+        public int getWaitForReplicas() {
+            return waitForReplicas;
+        }
+
+        public void setWaitForReplicas(int waitForReplicas) {
+            this.waitForReplicas = waitForReplicas;
+        }
+
+        public Duration getWaitForReplicasTimeout() {
+            return waitForReplicasTimeout;
+        }
+
+        public void setWaitForReplicasTimeout(Duration waitForReplicasTimeout) {
+            this.waitForReplicasTimeout = waitForReplicasTimeout;
+        }
+    }
+
+    /** A named block of settings; each unset value falls back to the strategy's default. */
+    public static class Policy {
+
+        /** How long a completed response (REQUEST_ID) is kept. */
+        private @Nullable Duration ttl;
+
+        /** Lease of a claim (REQUEST_ID) or a lock (LOCK). */
+        private @Nullable Duration lease;
+
+        /** How long a duplicate (REQUEST_ID) or a caller of a busy lock (LOCK) waits. */
+        private @Nullable Duration wait;
+
+        /** HTTP header that carries the key (REQUEST_ID) or token (TOKEN). */
+        private @Nullable String header;
+
+        /** Whether a different payload under the same key is rejected with 422 (REQUEST_ID). */
+        private @Nullable Boolean fingerprint;
+
+        /** What happens when Redis fails, for methods of this policy. */
+        private @Nullable StoreFailureMode onStoreFailure;
+
+        public @Nullable Duration getTtl() {
+            return ttl;
+        }
+
+        public void setTtl(@Nullable Duration ttl) {
+            this.ttl = ttl;
+        }
+
+        public @Nullable Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(@Nullable Duration lease) {
+            this.lease = lease;
+        }
+
+        public @Nullable Duration getWait() {
+            return wait;
+        }
+
+        public void setWait(@Nullable Duration wait) {
+            this.wait = wait;
+        }
+
+        public @Nullable String getHeader() {
+            return header;
+        }
+
+        public void setHeader(@Nullable String header) {
+            this.header = header;
+        }
+
+        public @Nullable Boolean getFingerprint() {
+            return fingerprint;
+        }
+
+        public void setFingerprint(@Nullable Boolean fingerprint) {
+            this.fingerprint = fingerprint;
+        }
+
+        public @Nullable StoreFailureMode getOnStoreFailure() {
+            return onStoreFailure;
+        }
+
+        public void setOnStoreFailure(@Nullable StoreFailureMode onStoreFailure) {
+            this.onStoreFailure = onStoreFailure;
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.idempotency.autoconfigure;
+
+import dev.idempotency.aop.OperationDefaults;
+import dev.idempotency.aop.OperationDefaults.StrategyDefaults;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Maps {@link IdempotencyProperties} onto the defaults and policies the operation resolver works with. */
+final class PropertiesMapping {
+
+    private PropertiesMapping() {}
+
+    static OperationDefaults defaults(IdempotencyProperties properties) {
+        IdempotencyProperties.RequestId requestId = properties.getRequestId();
+        IdempotencyProperties.Token token = properties.getToken();
+        IdempotencyProperties.Lock lock = properties.getLock();
+        return new OperationDefaults(
+                new StrategyDefaults(
+                        requestId.getHeader(),
+                        requestId.getTtl(),
+                        requestId.getLease(),
+                        requestId.getWait(),
+                        requestId.isFingerprint()),
+                new StrategyDefaults(token.getHeader(), token.getTtl(), lock.getLease(), Duration.ZERO, false),
+                new StrategyDefaults(requestId.getHeader(), lock.getLease(), lock.getLease(), lock.getWait(), false),
+                properties.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED);
+    }
+
+    static Map<String, OperationDefaults.Policy> policies(IdempotencyProperties properties) {
+        Map<String, OperationDefaults.Policy> policies = new LinkedHashMap<>();
+        properties
+                .getPolicies()
+                .forEach((name, policy) -> policies.put(
+                        name,
+                        new OperationDefaults.Policy(
+                                policy.getTtl(),
+                                policy.getLease(),
+                                policy.getWait(),
+                                policy.getHeader(),
+                                policy.getFingerprint(),
+                                policy.getOnStoreFailure() == null
+                                        ? null
+                                        : policy.getOnStoreFailure()
+                                                == IdempotencyProperties.StoreFailureMode.PROCEED)));
+        return policies;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.idempotency.web;
+
+import dev.idempotency.requestid.ResultCodec;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Stores a handler's HTTP response and replays it: a duplicate gets the stored status, headers and body bytes, plus
+ * {@code Idempotent-Replayed: true}, written straight to the servlet response; the handler method never runs.
+ * Responses with status 500 or above are not stored (the claim is released so a retry runs again), nor are those
+ * larger than the configured maximum.
+ */
+final class HttpResponseCodec implements ResultCodec<@Nullable Object> {
+
+    /** Marks a replayed response, as in the IETF draft's examples and Stripe's API. */
+    static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+    private static final Logger log = LoggerFactory.getLogger(HttpResponseCodec.class);
+
+    private final Method method;
+    private final HttpServletResponse response;
+    private final JsonMapper jsonMapper;
+    private final long maxResponseSize;
+    private @Nullable StoredResponse captured;
+
+    HttpResponseCodec(Method method, HttpServletResponse response, JsonMapper jsonMapper, long maxResponseSize) {
+        this.method = method;
+        this.response = response;
+        this.jsonMapper = jsonMapper;
+        this.maxResponseSize = maxResponseSize;
+    }
+
+    @Override
+    public boolean shouldStore(@Nullable Object result) {
+        StoredResponse stored = capture(result);
+        if (stored.body().length > maxResponseSize) {
+            log.warn(
+                    "Response of {} is {} bytes, above idempotency.request-id.max-response-size ({}); not stored for"
+                            + " replay",
+                    method.getName(),
+                    stored.body().length,
+                    maxResponseSize);
+            return false;
+        }
+        return stored.status() < 500;
+    }
+
+    @Override
+    public byte[] encode(@Nullable Object result) {
+        return capture(result).encode();
+    }
+
+    @Override
+    public @Nullable Object decode(byte[] stored) {
+        StoredResponse replay = StoredResponse.decode(stored);
+        response.setStatus(replay.status());
+        replay.headers().forEach(response::setHeader);
+        response.setHeader(REPLAYED_HEADER, "true");
+        response.setContentLength(replay.body().length);
+        try {
+            response.getOutputStream().write(replay.body());
+            response.flushBuffer();
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        // The response is committed: Spring MVC writes nothing more for a handler that returned null.
+        return null;
+    }
+
+    private StoredResponse capture(@Nullable Object result) {
+        if (captured == null) {
+            captured = ResponseCapture.capture(result, method, response, jsonMapper);
+        }
+        return captured;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.idempotency.testsupport;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Starts, signals and reaps the harness's child processes. A JVM shutdown hook SIGKILLs whatever is
+ * still alive, so a test run that dies half way does not leave Redis servers behind.
+ */
+final class ChildProcesses {
+
+    private static final long WAIT_SECONDS = 10;
+    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::killAll, "redis-harness-reaper"));
+    }
+
+    private ChildProcesses() {}
+
+    static Process start(ProcessBuilder builder) throws IOException {
+        Process process = builder.start();
+        LIVE.add(process);
+        process.onExit().thenRun(() -> LIVE.remove(process));
+        return process;
+    }
+
+    /** SIGKILL and wait for the exit, so the port is free when this returns. SIGKILL also ends a stopped process. */
+    static void kill(Process process) {
+        process.destroyForcibly();
+        awaitExit(process);
+    }
+
+    /** Sends a signal such as {@code STOP} or {@code CONT}; Java has no API for those, so use kill(1). */
+    static void signal(Process process, String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(WAIT_SECONDS, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                kill.destroyForcibly();
+                throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not run kill -" + signal + " " + process.pid(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while signalling " + process.pid(), e);
+        }
+    }
+
+    static void awaitExit(Process process) {
+        try {
+            if (!process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(
+                        "Process " + process.pid() + " did not exit within " + WAIT_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for process " + process.pid(), e);
+        }
+    }
+
+    static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temp directory is harmless; failing a test run over it is not worth it.
+        }
+    }
+
+    private static void killAll() {
+        LIVE.forEach(Process::destroyForcibly);
+    }
+}

@@ -1,0 +1,128 @@
+package dev.idempotency.testsupport;
+
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/** Starts cluster-enabled nodes and joins them with {@code redis-cli --cluster create}. */
+final class ClusterBootstrap {
+
+    static final int MASTERS = 3;
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
+    private static final long CREATE_TIMEOUT_SECONDS = 30;
+
+    private ClusterBootstrap() {}
+
+    /** Starts {@code 3 * (1 + replicasPerMaster)} nodes; closes them all if any step fails. */
+    static List<RedisServer> startNodes(int replicasPerMaster) {
+        Path redisCli = Executables.require("redis-cli", "creating a Redis Cluster");
+        List<RedisServer> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
+                nodes.add(Launcher.process(ClusterBootstrap::nodeArgs, true));
+            }
+            create(redisCli, nodes, replicasPerMaster);
+            return nodes;
+        } catch (RuntimeException e) {
+            nodes.forEach(RedisServer::close);
+            throw e;
+        }
+    }
+
+    private static List<String> nodeArgs(int port) {
+        return List.of(
+                "--cluster-enabled", "yes",
+                "--cluster-config-file", "nodes-" + port + ".conf",
+                "--cluster-node-timeout", "2000");
+    }
+
+    private static void create(Path redisCli, List<RedisServer> nodes, int replicasPerMaster) {
+        List<String> command = new ArrayList<>(List.of(redisCli.toString(), "--cluster", "create"));
+        nodes.forEach(node -> command.add(node.address()));
+        command.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
+        Path output = null;
+        try {
+            output = Files.createTempFile("redis-harness-cluster-create-", ".log");
+            Process process = ChildProcesses.start(
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(Redirect.to(output.toFile())));
+            boolean exited = process.waitFor(CREATE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (!exited) {
+                ChildProcesses.kill(process);
+            }
+            if (!exited || process.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command)
+                        + (exited ? " failed with exit code " + process.exitValue() : " timed out") + ":\n"
+                        + Files.readString(output, StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("Could not run " + String.join(" ", command), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while creating the Redis Cluster", e);
+        } finally {
+            if (output != null) {
+                output.toFile().delete();
+            }
+        }
+    }
+
+    /**
+     * Waits until every node reports {@code cluster_state:ok}, every replica is linked to its master, and
+     * every node's {@code CLUSTER NODES} shows the whole topology with all links connected. The last check
+     * matters for failover: a master ignores a manual failover from a replica it does not yet know about.
+     */
+    static void awaitHealthy(List<RedisServer> nodes) {
+        int replicas = nodes.size() - MASTERS;
+        for (RedisServer node : nodes) {
+            Await.until(
+                    READY_TIMEOUT,
+                    "cluster_state:ok on " + node.address(),
+                    () -> "ok".equals(AdminClient.field(clusterInfo(node), "cluster_state")),
+                    () -> "CLUSTER INFO:\n" + clusterInfo(node));
+            Await.until(READY_TIMEOUT, "replica " + node.address() + " to link up with its master", () -> {
+                String replication = node.admin().info("replication");
+                return "master".equals(AdminClient.field(replication, "role"))
+                        || "up".equals(AdminClient.field(replication, "master_link_status"));
+            });
+            Await.until(
+                    READY_TIMEOUT,
+                    node.address() + " to see " + MASTERS + " masters and " + replicas + " replicas, all connected",
+                    () -> seesTopology(clusterNodes(node), replicas),
+                    () -> "CLUSTER NODES:\n" + clusterNodes(node));
+        }
+    }
+
+    /** Fields of a CLUSTER NODES line: id, address, flags, master id, ping, pong, epoch, link state, slots. */
+    private static boolean seesTopology(String clusterNodes, int replicas) {
+        List<String[]> lines = clusterNodes
+                .lines()
+                .filter(line -> !line.isBlank())
+                .map(line -> line.split(" "))
+                .collect(Collectors.toList());
+        long masters =
+                lines.stream().filter(fields -> hasFlag(fields, "master")).count();
+        long slaves = lines.stream().filter(fields -> hasFlag(fields, "slave")).count();
+        boolean allConnected = lines.stream()
+                .allMatch(fields -> fields.length > 7 && "connected".equals(fields[7]) && !fields[2].contains("fail"));
+        return masters == MASTERS && slaves == replicas && allConnected;
+    }
+
+    private static boolean hasFlag(String[] fields, String flag) {
+        return fields.length > 2 && List.of(fields[2].split(",")).contains(flag);
+    }
+
+    private static String clusterNodes(RedisServer node) {
+        return node.admin().call(commands -> commands.clusterNodes());
+    }
+
+    static String clusterInfo(RedisServer node) {
+        return node.admin().call(commands -> commands.clusterInfo());
+    }
+}

@@ -1,0 +1,97 @@
+package dev.idempotency.testsupport;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/** Chooses a provider and starts servers with it; the {@code auto} fallback order lives here. */
+final class Launcher {
+
+    private static final int PORT_RACE_ATTEMPTS = 3;
+
+    private Launcher() {}
+
+    static RedisServer standalone(RedisProvider requested) {
+        List<RedisProvider> candidates = requested == RedisProvider.AUTO ? autoOrder() : List.of(requested);
+        List<RuntimeException> failures = new ArrayList<>();
+        for (RedisProvider provider : candidates) {
+            try {
+                return startWith(provider);
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        StringBuilder message = new StringBuilder("Could not start a Redis server (" + RedisProvider.PROPERTY + "="
+                + requested.id() + ", tried " + candidates + "):");
+        for (int i = 0; i < failures.size(); i++) {
+            message.append("\n  ")
+                    .append(candidates.get(i).id())
+                    .append(": ")
+                    .append(failures.get(i).getMessage());
+        }
+        IllegalStateException failure = new IllegalStateException(message.toString());
+        failures.forEach(failure::addSuppressed);
+        throw failure;
+    }
+
+    /** {@code process} if redis-server is on the PATH, then {@code testcontainers} if Docker runs, then embedded. */
+    private static List<RedisProvider> autoOrder() {
+        List<RedisProvider> order = new ArrayList<>();
+        if (Executables.onPath("redis-server").isPresent()) {
+            order.add(RedisProvider.PROCESS);
+        } else if (ContainerBackend.dockerAvailable()) {
+            order.add(RedisProvider.TESTCONTAINERS);
+        }
+        order.add(RedisProvider.EMBEDDED);
+        return order;
+    }
+
+    private static RedisServer startWith(RedisProvider provider) {
+        switch (provider) {
+            case PROCESS:
+                return process(port -> List.of(), false);
+            case TESTCONTAINERS:
+                return RedisServer.open(ContainerBackend.start());
+            case EMBEDDED:
+                return RedisServer.open(EmbeddedBackend.start());
+            default:
+                throw new IllegalArgumentException("Not a concrete provider: " + provider);
+        }
+    }
+
+    /**
+     * Starts a {@code redis-server} process on a free port. Another program can grab the port between
+     * our check and Redis binding it, so "Address already in use" is retried on a fresh port.
+     */
+    static RedisServer process(IntFunction<List<String>> extraArgs, boolean clusterBus) {
+        for (int attempt = 1; ; attempt++) {
+            int port = Ports.allocate(clusterBus);
+            try {
+                return RedisServer.open(RedisProcess.launch(port, extraArgs.apply(port)));
+            } catch (IllegalStateException e) {
+                boolean lostRace = String.valueOf(e.getMessage()).contains("Address already in use");
+                if (!lostRace || attempt == PORT_RACE_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Replica pairs and clusters exist only as processes; fail clearly for any other provider. */
+    static void requireProcessProvider(String feature) {
+        RedisProvider configured = RedisProvider.configured();
+        if (configured == RedisProvider.TESTCONTAINERS || configured == RedisProvider.EMBEDDED) {
+            throw new UnsupportedOperationException(feature + " is only supported by the 'process' Redis provider, but "
+                    + RedisProvider.PROPERTY + "=" + configured.id());
+        }
+        if (Executables.onPath("redis-server").isEmpty()) {
+            throw new UnsupportedOperationException(feature + " needs the 'process' Redis provider, "
+                    + "but redis-server is not on the PATH (install the redis-server package)");
+        }
+    }
+
+    /** The one stdout line per started topology, so a test log shows what it ran against. */
+    static void announce(RedisProvider provider, String version, String what) {
+        System.out.println("[redis-harness] provider=" + provider.id() + " redis-server " + version + " " + what);
+    }
+}

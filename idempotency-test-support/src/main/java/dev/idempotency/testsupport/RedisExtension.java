@@ -1,0 +1,61 @@
+package dev.idempotency.testsupport;
+
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext.Store;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * Resolves {@link RedisServer}, {@link RedisCluster} and {@link RedisReplicaPair} parameters with real
+ * servers; use it through {@link RealRedis}.
+ *
+ * <p>By default every test in the JVM shares one standalone server and one three-master cluster, started
+ * on first use and closed when the test run ends. They are never flushed between tests, so tests must use
+ * their own (e.g. random) key prefixes, and fault operations on them are refused. A {@link Dedicated}
+ * parameter gets a fresh server or cluster of its own. {@code RedisReplicaPair} parameters are always
+ * dedicated, since promoting the replica changes the pair for good.
+ */
+public final class RedisExtension implements ParameterResolver {
+
+    private static final Namespace NAMESPACE = Namespace.create(RedisExtension.class);
+    private static final Set<Class<?>> TYPES = Set.of(RedisServer.class, RedisCluster.class, RedisReplicaPair.class);
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return TYPES.contains(parameter.getParameter().getType());
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        Optional<Dedicated> dedicated = parameter.findAnnotation(Dedicated.class);
+        if (dedicated.isPresent() || type == RedisReplicaPair.class) {
+            AutoCloseable resource = startDedicated(
+                    type, dedicated.map(Dedicated::clusterReplicas).orElse(0));
+            // Stored under a key of its own in the asking context, which closes it when that context ends.
+            context.getStore(NAMESPACE).put(new Object(), resource);
+            return resource;
+        }
+        // The root store lives for the whole run and closes AutoCloseable values at its end.
+        Store root = context.getRoot().getStore(NAMESPACE);
+        if (type == RedisServer.class) {
+            return root.computeIfAbsent(
+                    RedisServer.class, key -> RedisServer.start().markShared(), RedisServer.class);
+        }
+        return root.computeIfAbsent(
+                RedisCluster.class, key -> RedisCluster.start().markShared(), RedisCluster.class);
+    }
+
+    private static AutoCloseable startDedicated(Class<?> type, int clusterReplicas) {
+        if (type == RedisServer.class) {
+            return RedisServer.start();
+        }
+        if (type == RedisCluster.class) {
+            return RedisCluster.start(clusterReplicas);
+        }
+        return RedisReplicaPair.start();
+    }
+}

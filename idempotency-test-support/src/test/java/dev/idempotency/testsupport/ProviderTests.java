@@ -1,0 +1,63 @@
+package dev.idempotency.testsupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+class ProviderTests {
+
+    @AfterEach
+    void clearProperty() {
+        System.clearProperty(RedisProvider.PROPERTY);
+    }
+
+    @Test
+    void parsesProviderNamesAndRejectsUnknownOnes() {
+        System.setProperty(RedisProvider.PROPERTY, " Embedded ");
+        assertThat(RedisProvider.configured()).isEqualTo(RedisProvider.EMBEDDED);
+
+        System.setProperty(RedisProvider.PROPERTY, "docker");
+        assertThatThrownBy(RedisProvider::configured)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'docker'")
+                .hasMessageContaining("auto, process, testcontainers, embedded");
+    }
+
+    @Test
+    void clusterAndReplicaPairRefuseProvidersOtherThanProcess() {
+        System.setProperty(RedisProvider.PROPERTY, "testcontainers");
+
+        assertThatThrownBy(RedisCluster::start)
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("'process'");
+        assertThatThrownBy(RedisReplicaPair::start).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void embeddedProviderRunsTheBundledRedisWithoutFaultInjection() {
+        try (RedisServer redis = RedisServer.start(RedisProvider.EMBEDDED)) {
+            StringRedisTemplate template = new StringRedisTemplate(redis.newConnectionFactory());
+            template.opsForValue().set("k", "v");
+
+            assertThat(template.opsForValue().get("k")).isEqualTo("v");
+            assertThat(redis.provider()).isEqualTo(RedisProvider.EMBEDDED);
+            assertThat(redis.version()).startsWith("6.2");
+            assertThatThrownBy(redis::pause)
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("'embedded'");
+        }
+    }
+
+    @Test
+    void parsesCommandStats() {
+        String info = "# Commandstats\r\n"
+                + "cmdstat_get:calls=3,usec=12,usec_per_call=4.00,rejected_calls=0,failed_calls=0\r\n"
+                + "cmdstat_config|resetstat:calls=1,usec=5,usec_per_call=5.00,rejected_calls=0,failed_calls=0\r\n";
+
+        assertThat(AdminClient.parseCommandStats(info)).isEqualTo(Map.of("get", 3L, "config|resetstat", 1L));
+    }
+}
