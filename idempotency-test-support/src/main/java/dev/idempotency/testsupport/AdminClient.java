@@ -28,7 +28,7 @@ final class AdminClient implements AutoCloseable {
     // threads are daemons, so it never needs shutting down.
     private static final ClientResources RESOURCES = DefaultClientResources.builder()
             .ioThreadPoolSize(2)
-            .computationThreadPoolSize(1)
+            .computationThreadPoolSize(2)
             .build();
 
     private final RedisClient client;

@@ -10,13 +10,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Starts, signals and reaps the harness's child processes. A JVM shutdown hook SIGKILLs whatever is
- * still alive, so a test run that dies half way does not leave Redis servers behind.
+ * Starts, signals and reaps the harness's child processes and their temp directories. A JVM shutdown
+ * hook SIGKILLs whatever is still alive and deletes the directories, so a test run that dies half way
+ * (or never closes a server) does not leave Redis servers or files behind.
  */
 final class ChildProcesses {
 
     private static final long WAIT_SECONDS = 10;
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+    private static final Set<Path> DIRECTORIES = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(ChildProcesses::killAll, "redis-harness-reaper"));
@@ -35,6 +37,19 @@ final class ChildProcesses {
     static void kill(Process process) {
         process.destroyForcibly();
         awaitExit(process);
+    }
+
+    /** SIGTERM, and SIGKILL if the process is still there after the grace period. */
+    static void terminate(Process process) {
+        process.destroy();
+        try {
+            if (!process.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)) {
+                kill(process);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Sends a signal such as {@code STOP} or {@code CONT}; Java has no API for those, so use kill(1). */
@@ -67,7 +82,14 @@ final class ChildProcesses {
         }
     }
 
+    static Path createTempDirectory(String prefix) throws IOException {
+        Path dir = Files.createTempDirectory(prefix);
+        DIRECTORIES.add(dir);
+        return dir;
+    }
+
     static void deleteRecursively(Path dir) {
+        DIRECTORIES.remove(dir);
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder())
                     .forEach(path -> path.toFile().delete());
@@ -78,5 +100,6 @@ final class ChildProcesses {
 
     private static void killAll() {
         LIVE.forEach(Process::destroyForcibly);
+        DIRECTORIES.forEach(ChildProcesses::deleteRecursively);
     }
 }

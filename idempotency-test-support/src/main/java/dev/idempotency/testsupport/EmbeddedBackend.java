@@ -2,7 +2,6 @@ package dev.idempotency.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The Redis 6.2 binary bundled in embedded-redis; it can be stopped and restarted but not signalled. */
@@ -21,7 +20,7 @@ final class EmbeddedBackend implements ServerBackend {
     static EmbeddedBackend start() {
         int port = Ports.allocate(false);
         try {
-            Path dir = Files.createTempDirectory("redis-harness-embedded-" + port + "-");
+            Path dir = ChildProcesses.createTempDirectory("redis-harness-embedded-" + port + "-");
             redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer()
                     .port(port)
                     .bind(RedisProcess.HOST)

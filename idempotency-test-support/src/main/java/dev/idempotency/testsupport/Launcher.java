@@ -12,7 +12,11 @@ final class Launcher {
     private Launcher() {}
 
     static RedisServer standalone(RedisProvider requested) {
-        List<RedisProvider> candidates = requested == RedisProvider.AUTO ? autoOrder() : List.of(requested);
+        // auto tries process, testcontainers, embedded in turn; a provider that cannot work here
+        // (no redis-server on the PATH, no Docker) fails fast and the next one gets its chance.
+        List<RedisProvider> candidates = requested == RedisProvider.AUTO
+                ? List.of(RedisProvider.PROCESS, RedisProvider.TESTCONTAINERS, RedisProvider.EMBEDDED)
+                : List.of(requested);
         List<RuntimeException> failures = new ArrayList<>();
         for (RedisProvider provider : candidates) {
             try {
@@ -32,18 +36,6 @@ final class Launcher {
         IllegalStateException failure = new IllegalStateException(message.toString());
         failures.forEach(failure::addSuppressed);
         throw failure;
-    }
-
-    /** {@code process} if redis-server is on the PATH, then {@code testcontainers} if Docker runs, then embedded. */
-    private static List<RedisProvider> autoOrder() {
-        List<RedisProvider> order = new ArrayList<>();
-        if (Executables.onPath("redis-server").isPresent()) {
-            order.add(RedisProvider.PROCESS);
-        } else if (ContainerBackend.dockerAvailable()) {
-            order.add(RedisProvider.TESTCONTAINERS);
-        }
-        order.add(RedisProvider.EMBEDDED);
-        return order;
     }
 
     private static RedisServer startWith(RedisProvider provider) {

@@ -33,8 +33,8 @@ final class RedisProcess implements ServerBackend {
     /** Spawns the process; it is not ready until it answers PING. */
     static RedisProcess launch(int port, List<String> extraArgs) {
         try {
-            RedisProcess redis =
-                    new RedisProcess(port, Files.createTempDirectory("redis-harness-" + port + "-"), extraArgs);
+            RedisProcess redis = new RedisProcess(
+                    port, ChildProcesses.createTempDirectory("redis-harness-" + port + "-"), extraArgs);
             redis.spawn();
             return redis;
         } catch (IOException e) {
@@ -85,11 +85,16 @@ final class RedisProcess implements ServerBackend {
 
     @Override
     public synchronized void checkAlive() {
+        running();
+    }
+
+    private Process running() {
         Process current = process;
         if (current == null || !current.isAlive()) {
             throw new IllegalStateException("redis-server on port " + port + " is not running"
                     + (current == null ? "" : " (exit code " + current.exitValue() + ")") + "\n" + diagnostics());
         }
+        return current;
     }
 
     @Override
@@ -112,15 +117,13 @@ final class RedisProcess implements ServerBackend {
 
     @Override
     public synchronized void pause() {
-        checkAlive();
-        ChildProcesses.signal(process, "STOP");
+        ChildProcesses.signal(running(), "STOP");
         paused = true;
     }
 
     @Override
     public synchronized void resume() {
-        checkAlive();
-        ChildProcesses.signal(process, "CONT");
+        ChildProcesses.signal(running(), "CONT");
         paused = false;
     }
 
@@ -144,8 +147,7 @@ final class RedisProcess implements ServerBackend {
             kill();
             return;
         }
-        process.destroy();
-        ChildProcesses.awaitExit(process);
+        ChildProcesses.terminate(process);
     }
 
     @Override

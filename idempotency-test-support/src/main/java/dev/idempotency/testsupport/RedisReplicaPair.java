@@ -43,10 +43,12 @@ public final class RedisReplicaPair implements AutoCloseable {
         }
     }
 
+    /** The server that was started as master. */
     public RedisServer master() {
         return master;
     }
 
+    /** The server that was started with {@code --replicaof} the master. */
     public RedisServer replica() {
         return replica;
     }

@@ -52,10 +52,12 @@ public final class RedisServer implements AutoCloseable {
         return server;
     }
 
+    /** The address to connect to, {@code 127.0.0.1} for the process and embedded providers. */
     public String host() {
         return backend.host();
     }
 
+    /** The port to connect to; it stays the same across {@link #restart()}. */
     public int port() {
         return backend.port();
     }
