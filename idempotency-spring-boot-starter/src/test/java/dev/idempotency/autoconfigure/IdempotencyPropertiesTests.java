@@ -1,0 +1,85 @@
+package dev.idempotency.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.util.unit.DataSize;
+
+/** The defaults of the public contract (ARCHITECTURE.md section 2), and binding from configuration. */
+class IdempotencyPropertiesTests {
+
+    @Test
+    void defaultsAreThoseOfTheContract() {
+        IdempotencyProperties properties = new IdempotencyProperties();
+        assertThat(properties.isEnabled()).isTrue();
+        assertThat(properties.getKeyPrefix()).isEqualTo("idempotency:");
+        assertThat(properties.getOnStoreFailure()).isEqualTo(IdempotencyProperties.StoreFailureMode.REJECT);
+        assertThat(properties.getScope()).isEqualTo(IdempotencyProperties.KeyScope.PRINCIPAL);
+        assertThat(properties.getRequestId().getHeader()).isEqualTo("Idempotency-Key");
+        assertThat(properties.getRequestId().getTtl()).isEqualTo(Duration.ofHours(24));
+        assertThat(properties.getRequestId().getLease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(properties.getRequestId().getWait()).isEqualTo(Duration.ZERO);
+        assertThat(properties.getRequestId().isFingerprint()).isTrue();
+        assertThat(properties.getRequestId().getMaxResponseSize()).isEqualTo(DataSize.ofMegabytes(1));
+        assertThat(properties.getToken().getHeader()).isEqualTo("Idempotency-Token");
+        assertThat(properties.getToken().getTtl()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(properties.getToken().getEndpoint().isEnabled()).isTrue();
+        assertThat(properties.getToken().getEndpoint().getPath()).isEqualTo("/idempotency/tokens");
+        assertThat(properties.getLock().getLease()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(properties.getLock().getWait()).isEqualTo(Duration.ZERO);
+        assertThat(properties.getRedis().getWaitForReplicas()).isZero();
+        assertThat(properties.getPolicies()).isEmpty();
+    }
+
+    @Test
+    void bindsEveryKeyIncludingPolicies() {
+        Map<String, String> source = Map.ofEntries(
+                Map.entry("idempotency.enabled", "false"),
+                Map.entry("idempotency.key-prefix", "shop:"),
+                Map.entry("idempotency.on-store-failure", "proceed"),
+                Map.entry("idempotency.scope", "none"),
+                Map.entry("idempotency.request-id.header", "X-Request-Id"),
+                Map.entry("idempotency.request-id.ttl", "2h"),
+                Map.entry("idempotency.request-id.lease", "10s"),
+                Map.entry("idempotency.request-id.wait", "1s"),
+                Map.entry("idempotency.request-id.fingerprint", "false"),
+                Map.entry("idempotency.request-id.max-response-size", "64KB"),
+                Map.entry("idempotency.token.header", "X-Token"),
+                Map.entry("idempotency.token.ttl", "5m"),
+                Map.entry("idempotency.token.endpoint.enabled", "false"),
+                Map.entry("idempotency.token.endpoint.path", "/tokens"),
+                Map.entry("idempotency.lock.lease", "5s"),
+                Map.entry("idempotency.lock.wait", "2s"),
+                Map.entry("idempotency.policies.payments.ttl", "48h"),
+                Map.entry("idempotency.policies.payments.on-store-failure", "proceed"),
+                Map.entry("idempotency.policies.payments.fingerprint", "false"));
+        IdempotencyProperties properties = new Binder(new MapConfigurationPropertySource(source))
+                .bind("idempotency", IdempotencyProperties.class)
+                .get();
+        assertThat(properties.isEnabled()).isFalse();
+        assertThat(properties.getKeyPrefix()).isEqualTo("shop:");
+        assertThat(properties.getOnStoreFailure()).isEqualTo(IdempotencyProperties.StoreFailureMode.PROCEED);
+        assertThat(properties.getScope()).isEqualTo(IdempotencyProperties.KeyScope.NONE);
+        assertThat(properties.getRequestId().getHeader()).isEqualTo("X-Request-Id");
+        assertThat(properties.getRequestId().getTtl()).isEqualTo(Duration.ofHours(2));
+        assertThat(properties.getRequestId().getLease()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(properties.getRequestId().getWait()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(properties.getRequestId().isFingerprint()).isFalse();
+        assertThat(properties.getRequestId().getMaxResponseSize()).isEqualTo(DataSize.ofKilobytes(64));
+        assertThat(properties.getToken().getHeader()).isEqualTo("X-Token");
+        assertThat(properties.getToken().getTtl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(properties.getToken().getEndpoint().isEnabled()).isFalse();
+        assertThat(properties.getToken().getEndpoint().getPath()).isEqualTo("/tokens");
+        assertThat(properties.getLock().getLease()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(properties.getLock().getWait()).isEqualTo(Duration.ofSeconds(2));
+        IdempotencyProperties.Policy payments = properties.getPolicies().get("payments");
+        assertThat(payments.getTtl()).isEqualTo(Duration.ofHours(48));
+        assertThat(payments.getOnStoreFailure()).isEqualTo(IdempotencyProperties.StoreFailureMode.PROCEED);
+        assertThat(payments.getFingerprint()).isFalse();
+        assertThat(payments.getLease()).isNull();
+    }
+}

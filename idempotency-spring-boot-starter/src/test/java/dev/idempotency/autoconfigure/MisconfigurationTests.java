@@ -1,0 +1,117 @@
+package dev.idempotency.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.Idempotent;
+import dev.idempotency.Strategy;
+import dev.idempotency.testsupport.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** Each kind of misconfiguration stops startup with a message naming the method and the problem. */
+class MisconfigurationTests {
+
+    private static final RedisServer REDIS = RedisServer.start();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(
+                    AutoConfigurations.of(DataRedisAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+            .withPropertyValues(
+                    "spring.data.redis.host=" + REDIS.host(),
+                    "spring.data.redis.port=" + REDIS.port(),
+                    "idempotency.policies.payments.ttl=48h");
+
+    static class BadSpel {
+        @Idempotent(key = "#order.(")
+        public String create(String order) {
+            return order;
+        }
+    }
+
+    static class UnknownPolicy {
+        @Idempotent(key = "#id", policy = "paymnets")
+        public String create(String id) {
+            return id;
+        }
+    }
+
+    static class LockWithoutKey {
+        @Idempotent(strategy = Strategy.LOCK)
+        public void reserve(String sku) {}
+    }
+
+    static class MalformedTtl {
+        @Idempotent(key = "#id", ttl = "24 hours")
+        public String create(String id) {
+            return id;
+        }
+    }
+
+    static class UnresolvedPlaceholder {
+        @Idempotent(key = "#id", ttl = "${orders.ttl}")
+        public String create(String id) {
+            return id;
+        }
+    }
+
+    static class TtlOnLock {
+        @Idempotent(strategy = Strategy.LOCK, key = "#sku", ttl = "1m")
+        public void reserve(String sku) {}
+    }
+
+    static class Valid {
+        @Idempotent(key = "#id", ttl = "${orders.ttl:2h}", policy = "payments")
+        public String create(String id) {
+            return id;
+        }
+    }
+
+    @Test
+    void unparsableSpelKey() {
+        assertStartupFails(BadSpel.class, "BadSpel.create", "is not valid SpEL");
+    }
+
+    @Test
+    void unknownPolicyNamesTheKnownOnes() {
+        assertStartupFails(UnknownPolicy.class, "UnknownPolicy.create", "unknown policy \"paymnets\"", "[payments]");
+    }
+
+    @Test
+    void lockWithoutAKey() {
+        assertStartupFails(LockWithoutKey.class, "LockWithoutKey.reserve", "LOCK needs a key");
+    }
+
+    @Test
+    void malformedDuration() {
+        assertStartupFails(MalformedTtl.class, "MalformedTtl.create", "ttl \"24 hours\" is not a duration");
+    }
+
+    @Test
+    void unresolvablePlaceholder() {
+        assertStartupFails(UnresolvedPlaceholder.class, "UnresolvedPlaceholder.create", "orders.ttl");
+    }
+
+    @Test
+    void ttlOnALock() {
+        assertStartupFails(TtlOnLock.class, "TtlOnLock.reserve", "ttl applies to REQUEST_ID only");
+    }
+
+    @Test
+    void validMethodStarts() {
+        runner.withBean(Valid.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    private void assertStartupFails(Class<?> bean, String... messageParts) {
+        runner.withBean(bean).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            while (failure.getCause() != null
+                    && !(failure instanceof dev.idempotency.aop.InvalidIdempotentMethodException)) {
+                failure = failure.getCause();
+            }
+            assertThat(failure).hasMessageContainingAll(messageParts);
+        });
+    }
+}

@@ -1,0 +1,21 @@
+package dev.idempotency.it;
+
+import dev.idempotency.Idempotent;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.stereotype.Service;
+
+/** A bean method protected outside HTTP: the key comes from SpEL, the replay is deserialized to List<Report>. */
+@Service
+public class ReportService {
+
+    final AtomicInteger runs = new AtomicInteger();
+
+    public record Report(String id, int run) {}
+
+    @Idempotent(key = "'report-' + #id", ttl = "${shop.report-ttl}")
+    public List<Report> generate(String id) {
+        int run = runs.incrementAndGet();
+        return List.of(new Report(id, run), new Report(id + "-b", run));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.idempotency.it;
+
+import static dev.idempotency.it.HttpContractTests.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.testsupport.RedisServer;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** Redis stopped: 503 with Retry-After and the method not run (or run unprotected where a policy says proceed). */
+@SpringBootTest(
+        classes = ShopApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "spring.data.redis.timeout=500ms")
+class StoreFailureTests {
+
+    private static final RedisServer REDIS = RedisServer.start();
+
+    @DynamicPropertySource
+    static void redis(DynamicPropertyRegistry registry) {
+        TestRedis.register(registry, REDIS);
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        REDIS.close();
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    ShopController shop;
+
+    @Test
+    void redisDownGives503WithoutRunningTheMethodThenRecovers() {
+        Http http = new Http(port);
+        String order = "{\"item\":\"book\",\"quantity\":1}";
+        assertThat(http.post(
+                                "/orders",
+                                order,
+                                "Idempotency-Key",
+                                UUID.randomUUID().toString())
+                        .statusCode())
+                .isEqualTo(201);
+        int runs = shop.runs("orders");
+        int lenientRuns = shop.runs("lenient");
+
+        REDIS.stop();
+        HttpResponse<String> down =
+                http.post("/orders", order, "Idempotency-Key", UUID.randomUUID().toString());
+        assertProblem(down, 503);
+        assertThat(down.headers().firstValue("Retry-After")).isPresent();
+        assertProblem(http.post("/feedback", "{}", "Idempotency-Token", "A".repeat(32)), 503);
+        assertProblem(http.post("/inventory/sku-1/reserve", ""), 503);
+        assertProblem(http.post("/idempotency/tokens", ""), 503);
+        assertThat(shop.runs("orders")).as("no unprotected run").isEqualTo(runs);
+        HttpResponse<String> lenient =
+                http.post("/lenient", "{}", "Idempotency-Key", UUID.randomUUID().toString());
+        assertThat(lenient.statusCode())
+                .as("policy lenient: on-store-failure proceed")
+                .isEqualTo(200);
+        assertThat(shop.runs("lenient")).isEqualTo(lenientRuns + 1);
+
+        REDIS.restart();
+        String key = UUID.randomUUID().toString();
+        assertThat(http.post("/orders", order, "Idempotency-Key", key).statusCode())
+                .isEqualTo(201);
+        assertThat(http.post("/orders", order, "Idempotency-Key", key).headers().firstValue("Idempotent-Replayed"))
+                .hasValue("true");
+    }
+}
