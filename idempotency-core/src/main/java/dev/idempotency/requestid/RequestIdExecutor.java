@@ -30,12 +30,24 @@ public final class RequestIdExecutor {
 
     private final RequestIdStore store;
     private final LeaseRenewer renewer;
+    private final long maxResultSize;
 
+    /** An executor that stores results of any size. */
     public RequestIdExecutor(RequestIdStore store, LeaseRenewer renewer) {
+        this(store, renewer, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param maxResultSize largest encoded result stored, in bytes; a larger result is handed to its caller but not
+     *     stored (its claim is released, so a retry runs the work again), which keeps Redis memory bounded
+     */
+    public RequestIdExecutor(RequestIdStore store, LeaseRenewer renewer, long maxResultSize) {
         Assert.notNull(store, "store must not be null");
         Assert.notNull(renewer, "renewer must not be null");
+        Assert.isTrue(maxResultSize > 0, "maxResultSize must be positive");
         this.store = store;
         this.renewer = renewer;
+        this.maxResultSize = maxResultSize;
     }
 
     /**
@@ -86,9 +98,17 @@ public final class RequestIdExecutor {
             throw failure;
         }
         renewal.cancel();
-        if (codec.shouldStore(result)) {
-            completeQuietly(call, claim, codec.encode(result));
+        byte[] encoded = codec.shouldStore(result) ? codec.encode(result) : null;
+        if (encoded != null && encoded.length <= maxResultSize) {
+            completeQuietly(call, claim, encoded);
         } else {
+            if (encoded != null) {
+                log.warn(
+                        "Result for {} is {} bytes, above the {} byte limit; returned but not stored",
+                        claim.recordKey(),
+                        encoded.length,
+                        maxResultSize);
+            }
             releaseQuietly(claim, null);
         }
         return result;

@@ -146,6 +146,18 @@ abstract class RequestIdContract extends RedisContract {
     }
 
     @Test
+    void resultAboveTheSizeLimitIsReturnedButNotStored() {
+        RequestIdExecutor limited = new RequestIdExecutor(store, renewer, 10);
+        RequestIdCall call = call(newKey(), Duration.ZERO);
+        assertThat(limited.execute(call, () -> "x".repeat(11), ResultCodec.utf8()))
+                .hasSize(11);
+        assertThat(exists(call.recordKey())).isFalse();
+        assertThat(limited.execute(call, () -> "x".repeat(10), ResultCodec.utf8()))
+                .hasSize(10);
+        assertThat(store.claim(call.recordKey(), null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+    }
+
+    @Test
     void duplicateWhileRunningIsRejectedOrWaitsForTheReplay() throws Exception {
         String key = newKey();
         CountDownLatch running = new CountDownLatch(1);

@@ -70,8 +70,10 @@ public final class IdempotencyAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RequestIdExecutor idempotencyRequestIdExecutor(RequestIdStore store, LeaseRenewer renewer) {
-        return new RequestIdExecutor(store, renewer);
+    RequestIdExecutor idempotencyRequestIdExecutor(
+            RequestIdStore store, LeaseRenewer renewer, IdempotencyProperties properties) {
+        return new RequestIdExecutor(
+                store, renewer, properties.getRequestId().getMaxResponseSize().toBytes());
     }
 
     @Bean

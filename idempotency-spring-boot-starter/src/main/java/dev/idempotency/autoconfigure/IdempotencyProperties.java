@@ -29,8 +29,6 @@ public class IdempotencyProperties {
 
     private final Lock lock = new Lock();
 
-    private final Redis redis = new Redis();
-
     /** Named settings blocks, chosen with {@code @Idempotent(policy = "name")}. */
     private final Map<String, Policy> policies = new LinkedHashMap<>();
 
@@ -76,10 +74,6 @@ public class IdempotencyProperties {
 
     public Lock getLock() {
         return lock;
-    }
-
-    public Redis getRedis() {
-        return redis;
     }
 
     public Map<String, Policy> getPolicies() {
@@ -253,32 +247,6 @@ public class IdempotencyProperties {
 
         public void setWait(Duration wait) {
             this.wait = wait;
-        }
-    }
-
-    /** Redis-side guarantees. */
-    public static class Redis {
-
-        /** Replicas that must acknowledge a claim (Redis WAIT) before the method runs; 0 switches the check off. */
-        private int waitForReplicas = 0;
-
-        /** How long a claim waits for its replica acknowledgements before it is released and answered 503. */
-        private Duration waitForReplicasTimeout = Duration.ofMillis(100);
-
-        public int getWaitForReplicas() {
-            return waitForReplicas;
-        }
-
-        public void setWaitForReplicas(int waitForReplicas) {
-            this.waitForReplicas = waitForReplicas;
-        }
-
-        public Duration getWaitForReplicasTimeout() {
-            return waitForReplicasTimeout;
-        }
-
-        public void setWaitForReplicasTimeout(Duration waitForReplicasTimeout) {
-            this.waitForReplicasTimeout = waitForReplicasTimeout;
         }
     }
 

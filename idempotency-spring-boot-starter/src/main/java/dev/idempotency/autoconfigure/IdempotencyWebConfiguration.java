@@ -27,13 +27,9 @@ class IdempotencyWebConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CallBindingFactory idempotencyCallBindingFactory(
-            IdempotencyProperties properties, ObjectProvider<JsonMapper> jsonMapperProvider) {
+    CallBindingFactory idempotencyCallBindingFactory(ObjectProvider<JsonMapper> jsonMapperProvider) {
         JsonMapper jsonMapper = jsonMapperProvider.getIfAvailable(JsonMapper::new);
-        return new WebCallBindingFactory(
-                BeanMethodBinding.factory(jsonMapper),
-                jsonMapper,
-                properties.getRequestId().getMaxResponseSize().toBytes());
+        return new WebCallBindingFactory(BeanMethodBinding.factory(jsonMapper), jsonMapper);
     }
 
     @Bean

@@ -28,21 +28,18 @@ final class HttpHandlerBinding implements CallBinding {
     private final HttpServletRequest request;
     private final HttpServletResponse response;
     private final JsonMapper jsonMapper;
-    private final long maxResponseSize;
 
     HttpHandlerBinding(
             IdempotentOperation operation,
             MethodInvocation invocation,
             HttpServletRequest request,
             HttpServletResponse response,
-            JsonMapper jsonMapper,
-            long maxResponseSize) {
+            JsonMapper jsonMapper) {
         this.operation = operation;
         this.invocation = invocation;
         this.request = request;
         this.response = response;
         this.jsonMapper = jsonMapper;
-        this.maxResponseSize = maxResponseSize;
     }
 
     @Override
@@ -81,7 +78,7 @@ final class HttpHandlerBinding implements CallBinding {
 
     @Override
     public ResultCodec<@Nullable Object> resultCodec() {
-        return new HttpResponseCodec(operation.method(), response, jsonMapper, maxResponseSize);
+        return new HttpResponseCodec(operation.method(), response, jsonMapper);
     }
 
     private @Nullable Object requestBody() {

@@ -6,49 +6,32 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Stores a handler's HTTP response and replays it: a duplicate gets the stored status, headers and body bytes, plus
  * {@code Idempotent-Replayed: true}, written straight to the servlet response; the handler method never runs.
- * Responses with status 500 or above are not stored (the claim is released so a retry runs again), nor are those
- * larger than the configured maximum.
+ * Responses with status 500 or above are not stored: the claim is released so a retry runs again.
  */
 final class HttpResponseCodec implements ResultCodec<@Nullable Object> {
 
     /** Marks a replayed response, as in the IETF draft's examples and Stripe's API. */
     static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
-    private static final Logger log = LoggerFactory.getLogger(HttpResponseCodec.class);
-
     private final Method method;
     private final HttpServletResponse response;
     private final JsonMapper jsonMapper;
-    private final long maxResponseSize;
     private @Nullable StoredResponse captured;
 
-    HttpResponseCodec(Method method, HttpServletResponse response, JsonMapper jsonMapper, long maxResponseSize) {
+    HttpResponseCodec(Method method, HttpServletResponse response, JsonMapper jsonMapper) {
         this.method = method;
         this.response = response;
         this.jsonMapper = jsonMapper;
-        this.maxResponseSize = maxResponseSize;
     }
 
     @Override
     public boolean shouldStore(@Nullable Object result) {
-        StoredResponse stored = capture(result);
-        if (stored.body().length > maxResponseSize) {
-            log.warn(
-                    "Response of {} is {} bytes, above idempotency.request-id.max-response-size ({}); not stored for"
-                            + " replay",
-                    method.getName(),
-                    stored.body().length,
-                    maxResponseSize);
-            return false;
-        }
-        return stored.status() < 500;
+        return capture(result).status() < 500;
     }
 
     @Override

@@ -19,12 +19,10 @@ public final class WebCallBindingFactory implements CallBindingFactory {
 
     private final CallBindingFactory beanMethods;
     private final JsonMapper jsonMapper;
-    private final long maxResponseSize;
 
-    public WebCallBindingFactory(CallBindingFactory beanMethods, JsonMapper jsonMapper, long maxResponseSize) {
+    public WebCallBindingFactory(CallBindingFactory beanMethods, JsonMapper jsonMapper) {
         this.beanMethods = beanMethods;
         this.jsonMapper = jsonMapper;
-        this.maxResponseSize = maxResponseSize;
     }
 
     @Override
@@ -36,7 +34,7 @@ public final class WebCallBindingFactory implements CallBindingFactory {
                         instanceof HandlerMethod handler
                 && handler.getMethod().equals(operation.method())) {
             return new HttpHandlerBinding(
-                    operation, invocation, servlet.getRequest(), servlet.getResponse(), jsonMapper, maxResponseSize);
+                    operation, invocation, servlet.getRequest(), servlet.getResponse(), jsonMapper);
         }
         return beanMethods.bind(operation, invocation);
     }

@@ -31,7 +31,6 @@ class IdempotencyPropertiesTests {
         assertThat(properties.getToken().getEndpoint().getPath()).isEqualTo("/idempotency/tokens");
         assertThat(properties.getLock().getLease()).isEqualTo(Duration.ofSeconds(30));
         assertThat(properties.getLock().getWait()).isEqualTo(Duration.ZERO);
-        assertThat(properties.getRedis().getWaitForReplicas()).isZero();
         assertThat(properties.getPolicies()).isEmpty();
     }
 
