@@ -150,7 +150,7 @@ public final class LeaseLockManager implements AutoCloseable {
         }
         held.remove(handle.key(), handle);
         handle.stopRenewal();
-        Long released = redis.script(RELEASE, List.of(handle.key()), bytes(handle.owner()), channel);
+        Long released = redis.script("release", RELEASE, List.of(handle.key()), bytes(handle.owner()), channel);
         if (handle.isLost() || released == null || released == 0L) {
             log.warn("Lock on {} was lost before release (fencing token {})", handle.resource(), handle.fencingToken());
             throw new LockLostException("The lock on " + handle.resource() + " expired while held; fencing token "
@@ -160,6 +160,7 @@ public final class LeaseLockManager implements AutoCloseable {
 
     private long tryAcquire(String key, String owner, Duration lease) {
         Long result = redis.script(
+                "acquire",
                 ACQUIRE,
                 List.of(key, RedisKeys.fence(key)),
                 bytes(owner),
@@ -191,7 +192,7 @@ public final class LeaseLockManager implements AutoCloseable {
 
     private boolean renew(LockHandle handle, Duration lease) {
         Long renewed = redis.script(
-                RENEW, List.of(handle.key()), bytes(handle.owner()), bytes(Long.toString(lease.toMillis())));
+                "renew", RENEW, List.of(handle.key()), bytes(handle.owner()), bytes(Long.toString(lease.toMillis())));
         return renewed != null && renewed == 1L;
     }
 

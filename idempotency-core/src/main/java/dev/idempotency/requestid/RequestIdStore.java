@@ -71,7 +71,7 @@ public final class RequestIdStore {
         String owner = Owners.next();
         String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
         byte[] existing =
-                redis.script(CLAIM, List.of(recordKey), RequestRecord.inProgress(owner, print), millis(lease));
+                redis.script("claim", CLAIM, List.of(recordKey), RequestRecord.inProgress(owner, print), millis(lease));
         if (existing == null) {
             return new ClaimOutcome.Acquired(new Claim(recordKey, owner, print));
         }
@@ -85,24 +85,24 @@ public final class RequestIdStore {
     /** Stores the result for {@code ttl}; {@code false} when the claim expired or passed to another owner first. */
     public boolean complete(Claim claim, byte[] result, Duration ttl) {
         byte[] value = RequestRecord.completed(claim.owner(), claim.fingerprint(), result);
-        return guarded(COMPLETE, claim, value, millis(ttl));
+        return guarded("complete", COMPLETE, claim, value, millis(ttl));
     }
 
     /** Extends the claim's lease; {@code false} when it is no longer this owner's. */
     public boolean renew(Claim claim, Duration lease) {
-        return guarded(RENEW, claim, millis(lease));
+        return guarded("renew", RENEW, claim, millis(lease));
     }
 
     /** Removes the claim so a retry runs the work again; {@code false} when it is no longer this owner's. */
     public boolean release(Claim claim) {
-        return guarded(RELEASE, claim);
+        return guarded("release", RELEASE, claim);
     }
 
-    private boolean guarded(RedisScript<Long> script, Claim claim, byte[]... args) {
+    private boolean guarded(String kind, RedisScript<Long> script, Claim claim, byte[]... args) {
         byte[][] withPrefix = new byte[args.length + 1][];
         withPrefix[0] = RequestRecord.ownedPrefix(claim.owner());
         System.arraycopy(args, 0, withPrefix, 1, args.length);
-        Long result = redis.script(script, List.of(claim.recordKey()), withPrefix);
+        Long result = redis.script(kind, script, List.of(claim.recordKey()), withPrefix);
         return result != null && result == 1L;
     }
 

@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -24,9 +25,17 @@ public final class RedisGateway {
     public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
 
     private final RedisTemplate<String, byte[]> template;
+    private final StoreCallListener listener;
 
     public RedisGateway(RedisConnectionFactory connectionFactory) {
+        this(connectionFactory, StoreCallListener.NONE);
+    }
+
+    /** A gateway that reports every call to {@code listener}, e.g. for metrics. */
+    public RedisGateway(RedisConnectionFactory connectionFactory, StoreCallListener listener) {
         Assert.notNull(connectionFactory, "connectionFactory must not be null");
+        Assert.notNull(listener, "listener must not be null");
+        this.listener = listener;
         this.template = new RedisTemplate<>();
         template.setConnectionFactory(connectionFactory);
         template.setKeySerializer(RedisSerializer.string());
@@ -35,21 +44,33 @@ public final class RedisGateway {
         template.afterPropertiesSet();
     }
 
-    /** Runs a script on the keys with byte-array arguments; the reply is converted by the script's result type. */
-    public <T> @Nullable T script(RedisScript<T> script, List<String> keys, byte[]... args) {
-        try {
-            return template.execute(script, RedisSerializer.byteArray(), resultSerializer(), keys, (Object[]) args);
-        } catch (DataAccessException ex) {
-            throw unavailable(ex);
-        }
+    /**
+     * Runs a script on the keys with byte-array arguments; the reply is converted by the script's result type.
+     *
+     * @param kind what the call does, for the {@link StoreCallListener}
+     */
+    public <T> @Nullable T script(String kind, RedisScript<T> script, List<String> keys, byte[]... args) {
+        return timed(
+                kind,
+                () -> template.execute(script, RedisSerializer.byteArray(), resultSerializer(), keys, (Object[]) args));
     }
 
     /** Runs one command on a connection, e.g. a plain {@code SET} with options. */
-    public <T> @Nullable T command(Function<RedisConnection, @Nullable T> command) {
+    public <T> @Nullable T command(String kind, Function<RedisConnection, @Nullable T> command) {
+        return timed(kind, () -> template.execute(command::apply, true));
+    }
+
+    private <T> @Nullable T timed(String kind, Supplier<@Nullable T> call) {
+        long start = System.nanoTime();
+        boolean failed = true;
         try {
-            return template.execute(command::apply, true);
+            T result = call.get();
+            failed = false;
+            return result;
         } catch (DataAccessException ex) {
             throw unavailable(ex);
+        } finally {
+            listener.onCall(kind, System.nanoTime() - start, failed);
         }
     }
 

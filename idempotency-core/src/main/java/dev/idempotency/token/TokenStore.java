@@ -45,6 +45,7 @@ public final class TokenStore {
         String token = encoder.encodeToString(bytes);
         byte[] key = RedisGateway.key(keys.token(scope, token));
         redis.command(
+                "issue",
                 connection -> connection.stringCommands().set(key, VALID, Expiration.from(ttl), SetOption.upsert()));
         return new IssuedToken(token, ttl);
     }
@@ -57,8 +58,10 @@ public final class TokenStore {
      */
     public void consume(String scope, @Nullable String token) {
         byte[] key = RedisGateway.key(keys.token(scope, requireWellFormed(token)));
-        byte[] previous = redis.command(connection ->
-                connection.stringCommands().setGet(key, USED, Expiration.keepTtl(), SetOption.ifPresent()));
+        byte[] previous = redis.command(
+                "consume",
+                connection ->
+                        connection.stringCommands().setGet(key, USED, Expiration.keepTtl(), SetOption.ifPresent()));
         if (previous == null) {
             throw new InvalidTokenException("The token is unknown or expired");
         }
@@ -71,6 +74,7 @@ public final class TokenStore {
     public void restore(String scope, String token) {
         byte[] key = RedisGateway.key(keys.token(scope, token));
         redis.command(
+                "restore",
                 connection -> connection.stringCommands().set(key, VALID, Expiration.keepTtl(), SetOption.ifPresent()));
     }
 

@@ -31,7 +31,7 @@ public abstract class RedisContract {
 
     /** Remaining time to live of a key in milliseconds, as Redis reports it (-2 when absent). */
     protected long pttl(String key) {
-        Long pttl = redis.command(connection -> connection.keyCommands().pTtl(RedisGateway.key(key)));
+        Long pttl = redis.command("test", connection -> connection.keyCommands().pTtl(RedisGateway.key(key)));
         return pttl == null ? -2 : pttl;
     }
 
@@ -40,6 +40,6 @@ public abstract class RedisContract {
     }
 
     protected void delete(String key) {
-        redis.command(connection -> connection.keyCommands().del(RedisGateway.key(key)));
+        redis.command("test", connection -> connection.keyCommands().del(RedisGateway.key(key)));
     }
 }

@@ -31,6 +31,7 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
     private final RequestIdExecutor requests;
     private final TokenStore tokens;
     private final LeaseLockManager locks;
+    private final InvocationObserver observer;
 
     public IdempotencyInterceptor(
             OperationRegistry registry,
@@ -39,7 +40,8 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
             RedisKeys keys,
             RequestIdExecutor requests,
             TokenStore tokens,
-            LeaseLockManager locks) {
+            LeaseLockManager locks,
+            InvocationObserver observer) {
         this.registry = registry;
         this.bindings = bindings;
         this.scopes = scopes;
@@ -47,6 +49,7 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
         this.requests = requests;
         this.tokens = tokens;
         this.locks = locks;
+        this.observer = observer;
     }
 
     @Override
@@ -57,25 +60,44 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
         if (operation == null) {
             return invocation.proceed();
         }
-        CallBinding binding = bindings.bind(operation, invocation);
+        InvocationObserver.Scope observation = observer.start(operation);
         Work work = new Work(invocation);
+        Outcome outcome = Outcome.ERROR;
+        Throwable error = null;
         try {
-            return switch (operation.strategy()) {
-                case REQUEST_ID -> requestId(operation, invocation, binding, work);
-                case TOKEN -> token(operation, invocation, binding, work);
-                case LOCK ->
-                    locks.callLocked(key(operation, invocation, binding), operation.lease(), operation.maxWait(), work);
-            };
+            Object result = protect(operation, invocation, work);
+            outcome = work.started ? Outcome.EXECUTED : Outcome.REPLAYED;
+            return result;
         } catch (IdempotencyStoreUnavailableException ex) {
             if (work.started || !operation.proceedOnStoreFailure()) {
+                outcome = work.started ? Outcome.EXECUTED : Outcome.STORE_UNAVAILABLE;
+                error = ex;
                 throw ex;
             }
+            outcome = Outcome.UNPROTECTED;
             log.warn(
                     "Redis unavailable; running {} without idempotency protection: {}",
                     operation.name(),
                     ex.getMessage());
             return invocation.proceed();
+        } catch (Throwable ex) {
+            outcome = work.started ? Outcome.EXECUTED : Outcome.ofRejection(ex);
+            error = ex;
+            throw ex;
+        } finally {
+            observation.end(outcome, error);
         }
+    }
+
+    private @Nullable Object protect(IdempotentOperation operation, MethodInvocation invocation, Work work)
+            throws Throwable {
+        CallBinding binding = bindings.bind(operation, invocation);
+        return switch (operation.strategy()) {
+            case REQUEST_ID -> requestId(operation, invocation, binding, work);
+            case TOKEN -> token(operation, invocation, binding, work);
+            case LOCK ->
+                locks.callLocked(key(operation, invocation, binding), operation.lease(), operation.maxWait(), work);
+        };
     }
 
     private @Nullable Object requestId(

@@ -4,16 +4,20 @@ import dev.idempotency.aop.BeanMethodBinding;
 import dev.idempotency.aop.CallBindingFactory;
 import dev.idempotency.aop.IdempotencyAdvisor;
 import dev.idempotency.aop.IdempotencyInterceptor;
+import dev.idempotency.aop.InvocationObserver;
 import dev.idempotency.aop.OperationRegistry;
 import dev.idempotency.aop.OperationResolver;
 import dev.idempotency.aop.PrincipalResolver;
 import dev.idempotency.aop.ScopeResolver;
+import dev.idempotency.diagnostics.RedisDiagnostics;
+import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.RequestIdStore;
 import dev.idempotency.support.LeaseRenewer;
 import dev.idempotency.support.RedisGateway;
+import dev.idempotency.support.StoreCallListener;
 import dev.idempotency.token.TokenStore;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,6 +33,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -41,7 +46,12 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)
-@Import({IdempotencySecurityConfiguration.class, IdempotencyWebConfiguration.class})
+@Import({
+    IdempotencySecurityConfiguration.class,
+    IdempotencyWebConfiguration.class,
+    IdempotencyMetricsConfiguration.class,
+    IdempotencyEndpointConfiguration.class
+})
 public final class IdempotencyAutoConfiguration {
 
     @Bean
@@ -52,8 +62,9 @@ public final class IdempotencyAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RedisGateway idempotencyRedisGateway(RedisConnectionFactory connectionFactory) {
-        return new RedisGateway(connectionFactory);
+    RedisGateway idempotencyRedisGateway(
+            RedisConnectionFactory connectionFactory, ObjectProvider<StoreCallListener> listener) {
+        return new RedisGateway(connectionFactory, listener.getIfAvailable(() -> StoreCallListener.NONE));
     }
 
     @Bean
@@ -125,8 +136,29 @@ public final class IdempotencyAutoConfiguration {
             RedisKeys keys,
             RequestIdExecutor requests,
             TokenStore tokens,
-            LeaseLockManager locks) {
-        return new IdempotencyInterceptor(registry, bindings, scopes, keys, requests, tokens, locks);
+            LeaseLockManager locks,
+            ObjectProvider<InvocationObserver> observer) {
+        return new IdempotencyInterceptor(
+                registry,
+                bindings,
+                scopes,
+                keys,
+                requests,
+                tokens,
+                locks,
+                observer.getIfAvailable(() -> InvocationObserver.NONE));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RedisDiagnostics idempotencyRedisDiagnostics(RedisGateway redis) {
+        return new RedisDiagnostics(redis);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    StartupDiagnostics idempotencyStartupDiagnostics(RedisDiagnostics diagnostics, Environment environment) {
+        return new StartupDiagnostics(diagnostics, environment);
     }
 
     /**

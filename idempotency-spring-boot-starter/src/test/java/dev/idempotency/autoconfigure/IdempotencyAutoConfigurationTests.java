@@ -2,19 +2,24 @@ package dev.idempotency.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.actuate.IdempotencyEndpoint;
 import dev.idempotency.aop.BeanMethodBinding;
 import dev.idempotency.aop.CallBindingFactory;
 import dev.idempotency.aop.IdempotencyAdvisor;
 import dev.idempotency.aop.IdempotencyInterceptor;
+import dev.idempotency.aop.InvocationObserver;
 import dev.idempotency.aop.OperationRegistry;
 import dev.idempotency.aop.PrincipalResolver;
 import dev.idempotency.aop.ScopeResolver;
+import dev.idempotency.diagnostics.RedisDiagnostics;
+import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.RequestIdStore;
 import dev.idempotency.support.LeaseRenewer;
 import dev.idempotency.support.RedisGateway;
+import dev.idempotency.support.StoreCallListener;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.TokenStore;
 import dev.idempotency.web.IdempotencyProblemHandler;
@@ -50,7 +55,11 @@ class IdempotencyAutoConfigurationTests {
             OperationRegistry.class,
             CallBindingFactory.class,
             IdempotencyInterceptor.class,
-            IdempotencyAdvisor.class);
+            IdempotencyAdvisor.class,
+            InvocationObserver.class,
+            StoreCallListener.class,
+            RedisDiagnostics.class,
+            StartupDiagnostics.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(
@@ -99,6 +108,22 @@ class IdempotencyAutoConfigurationTests {
             assertThat(context).hasSingleBean(TokenEndpoint.class);
             assertThat(context.getBean(PrincipalResolver.class)).isInstanceOf(SecurityPrincipalResolver.class);
         });
+    }
+
+    @Test
+    void metricsAreSkippedWithoutMicrometer() {
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(InvocationObserver.class));
+    }
+
+    @Test
+    void endpointOnlyWhenExposed() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(IdempotencyEndpoint.class));
+        runner.withPropertyValues("management.endpoints.web.exposure.include=idempotency")
+                .run(context -> assertThat(context).hasSingleBean(IdempotencyEndpoint.class));
+        runner.withPropertyValues("management.endpoints.web.exposure.include=idempotency")
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(IdempotencyEndpoint.class));
     }
 
     @Test
@@ -153,7 +178,9 @@ class IdempotencyAutoConfigurationTests {
         for (Class<?> configuration : List.of(
                 IdempotencyAutoConfiguration.class,
                 IdempotencyWebConfiguration.class,
-                IdempotencySecurityConfiguration.class)) {
+                IdempotencySecurityConfiguration.class,
+                IdempotencyMetricsConfiguration.class,
+                IdempotencyEndpointConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
                 if (method.isAnnotationPresent(Bean.class) && !Modifier.isStatic(method.getModifiers())) {
                     assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))

@@ -221,7 +221,7 @@ class HttpContractTests {
         List<Integer> statuses =
                 responses.stream().map(f -> f.join().statusCode()).toList();
         assertThat(shop.runs("orders")).as("runs; statuses %s", statuses).isEqualTo(before + 1);
-        assertThat(statuses).containsOnly(201, 409).contains(201);
+        assertThat(statuses).isSubsetOf(201, 409).contains(201);
     }
 
     @Test

@@ -4,6 +4,8 @@ import static dev.idempotency.it.HttpContractTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.RedisServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -39,6 +41,16 @@ class StoreFailureTests {
     @Autowired
     ShopController shop;
 
+    @Autowired
+    MeterRegistry meters;
+
+    private double outcomes(String operation, String outcome) {
+        Counter counter = meters.find("idempotency.requests")
+                .tags("operation", operation, "outcome", outcome)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     @Test
     void redisDownGives503WithoutRunningTheMethodThenRecovers() {
         Http http = new Http(port);
@@ -53,6 +65,8 @@ class StoreFailureTests {
         int runs = shop.runs("orders");
         int lenientRuns = shop.runs("lenient");
 
+        double unavailableBefore = outcomes("ShopController#create", "store_unavailable");
+        double unprotectedBefore = outcomes("ShopController#lenient", "unprotected");
         REDIS.stop();
         HttpResponse<String> down =
                 http.post("/orders", order, "Idempotency-Key", UUID.randomUUID().toString());
@@ -68,6 +82,13 @@ class StoreFailureTests {
                 .as("policy lenient: on-store-failure proceed")
                 .isEqualTo(200);
         assertThat(shop.runs("lenient")).isEqualTo(lenientRuns + 1);
+
+        assertThat(outcomes("ShopController#create", "store_unavailable")).isEqualTo(unavailableBefore + 1);
+        assertThat(outcomes("ShopController#lenient", "unprotected")).isEqualTo(unprotectedBefore + 1);
+        assertThat(meters.find("idempotency.redis")
+                        .tags("kind", "claim", "result", "failure")
+                        .timer())
+                .isNotNull();
 
         REDIS.restart();
         String key = UUID.randomUUID().toString();

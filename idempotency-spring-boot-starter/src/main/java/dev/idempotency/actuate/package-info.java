@@ -1,0 +1,5 @@
+/** The {@code idempotency} Actuator endpoint and Redis diagnostics. */
+@NullMarked
+package dev.idempotency.actuate;
+
+import org.jspecify.annotations.NullMarked;
