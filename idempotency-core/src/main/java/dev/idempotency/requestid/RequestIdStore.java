@@ -1,5 +1,7 @@
 package dev.idempotency.requestid;
 
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.support.Durations;
 import dev.idempotency.support.Owners;
 import dev.idempotency.support.RedisGateway;
 import java.nio.charset.StandardCharsets;
@@ -55,10 +57,31 @@ public final class RequestIdStore {
             """, Long.class);
 
     private final RedisGateway redis;
+    private final int waitForReplicas;
+    private final Duration waitForReplicasTimeout;
 
+    /** A store that trusts asynchronous replication. */
     public RequestIdStore(RedisGateway redis) {
+        this(redis, 0, Duration.ZERO);
+    }
+
+    /**
+     * A store whose claims must reach replicas before the work runs: after each claim it sends {@code WAIT}, and a
+     * claim that fewer than {@code waitForReplicas} replicas acknowledged within the timeout is released and reported
+     * as {@link IdempotencyStoreUnavailableException}, so a failover cannot lose it and let a duplicate run.
+     *
+     * @param waitForReplicas replicas that must acknowledge each claim; 0 switches the check off
+     * @param waitForReplicasTimeout how long to wait for them
+     */
+    public RequestIdStore(RedisGateway redis, int waitForReplicas, Duration waitForReplicasTimeout) {
         Assert.notNull(redis, "redis must not be null");
+        Assert.isTrue(waitForReplicas >= 0, "waitForReplicas must not be negative");
+        Assert.isTrue(
+                waitForReplicas == 0 || Durations.isPositive(waitForReplicasTimeout),
+                "waitForReplicasTimeout must be positive");
         this.redis = redis;
+        this.waitForReplicas = waitForReplicas;
+        this.waitForReplicasTimeout = waitForReplicasTimeout;
     }
 
     /**
@@ -73,13 +96,29 @@ public final class RequestIdStore {
         byte[] existing =
                 redis.script("claim", CLAIM, List.of(recordKey), RequestRecord.inProgress(owner, print), millis(lease));
         if (existing == null) {
-            return new ClaimOutcome.Acquired(new Claim(recordKey, owner, print));
+            Claim claim = new Claim(recordKey, owner, print);
+            confirmByReplicas(claim);
+            return new ClaimOutcome.Acquired(claim);
         }
         RequestRecord record = RequestRecord.decode(existing);
         if (record.mismatches(print)) {
             return new ClaimOutcome.Mismatch();
         }
         return record.completed() ? new ClaimOutcome.Replay(record.result()) : new ClaimOutcome.InProgress();
+    }
+
+    private void confirmByReplicas(Claim claim) {
+        if (waitForReplicas == 0) {
+            return;
+        }
+        long acknowledged = redis.waitForReplicas(claim.recordKey(), waitForReplicas, waitForReplicasTimeout);
+        if (acknowledged < waitForReplicas) {
+            release(claim);
+            throw new IdempotencyStoreUnavailableException(
+                    "The claim reached " + acknowledged + " of " + waitForReplicas + " required replicas within "
+                            + waitForReplicasTimeout.toMillis() + " ms",
+                    RedisGateway.STORE_RETRY_AFTER);
+        }
     }
 
     /** Stores the result for {@code ttl}; {@code false} when the claim expired or passed to another owner first. */

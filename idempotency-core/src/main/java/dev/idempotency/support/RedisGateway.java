@@ -1,6 +1,7 @@
 package dev.idempotency.support;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
@@ -74,6 +75,15 @@ public final class RedisGateway {
         }
     }
 
+    /**
+     * Waits until {@code replicas} replicas acknowledged every write made so far on the connection that wrote
+     * {@code key} (Redis {@code WAIT}), at most {@code timeout}; returns how many did.
+     */
+    public long waitForReplicas(String key, int replicas, Duration timeout) {
+        Long acknowledged = command("wait", connection -> ReplicaWait.await(connection, key(key), replicas, timeout));
+        return acknowledged == null ? 0 : acknowledged;
+    }
+
     /** The underlying template, for callers that need Spring Data Redis directly (diagnostics, tests). */
     public RedisTemplate<String, byte[]> template() {
         return template;
@@ -81,7 +91,7 @@ public final class RedisGateway {
 
     /** Encodes a key as Redis sees it. */
     public static byte[] key(String key) {
-        return key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return key.getBytes(StandardCharsets.UTF_8);
     }
 
     private static IdempotencyStoreUnavailableException unavailable(DataAccessException ex) {

@@ -75,8 +75,9 @@ public final class IdempotencyAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RequestIdStore idempotencyRequestIdStore(RedisGateway redis) {
-        return new RequestIdStore(redis);
+    RequestIdStore idempotencyRequestIdStore(RedisGateway redis, IdempotencyProperties properties) {
+        IdempotencyProperties.Redis replication = properties.getRedis();
+        return new RequestIdStore(redis, replication.getWaitForReplicas(), replication.getWaitForReplicasTimeout());
     }
 
     @Bean

@@ -29,6 +29,8 @@ public class IdempotencyProperties {
 
     private final Lock lock = new Lock();
 
+    private final Redis redis = new Redis();
+
     /** Named settings blocks, chosen with {@code @Idempotent(policy = "name")}. */
     private final Map<String, Policy> policies = new LinkedHashMap<>();
 
@@ -74,6 +76,10 @@ public class IdempotencyProperties {
 
     public Lock getLock() {
         return lock;
+    }
+
+    public Redis getRedis() {
+        return redis;
     }
 
     public Map<String, Policy> getPolicies() {
@@ -247,6 +253,32 @@ public class IdempotencyProperties {
 
         public void setWait(Duration wait) {
             this.wait = wait;
+        }
+    }
+
+    /** Guarantees asked of Redis replication. */
+    public static class Redis {
+
+        /** Replicas that must acknowledge each claim (Redis WAIT) before the method runs; 0 switches it off. */
+        private int waitForReplicas = 0;
+
+        /** How long a claim waits for those acknowledgements; a claim not confirmed in time is released (503). */
+        private Duration waitForReplicasTimeout = Duration.ofMillis(200);
+
+        public int getWaitForReplicas() {
+            return waitForReplicas;
+        }
+
+        public void setWaitForReplicas(int waitForReplicas) {
+            this.waitForReplicas = waitForReplicas;
+        }
+
+        public Duration getWaitForReplicasTimeout() {
+            return waitForReplicasTimeout;
+        }
+
+        public void setWaitForReplicasTimeout(Duration waitForReplicasTimeout) {
+            this.waitForReplicasTimeout = waitForReplicasTimeout;
         }
     }
 

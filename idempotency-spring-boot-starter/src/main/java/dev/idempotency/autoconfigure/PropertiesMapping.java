@@ -68,6 +68,15 @@ final class PropertiesMapping {
                 Map.of(
                         "lease", properties.getLock().getLease().toString(),
                         "wait", properties.getLock().getWait().toString()));
+        description.put(
+                "redis",
+                Map.of(
+                        "waitForReplicas", properties.getRedis().getWaitForReplicas(),
+                        "waitForReplicasTimeout",
+                                properties
+                                        .getRedis()
+                                        .getWaitForReplicasTimeout()
+                                        .toString()));
         description.put("policies", policies);
         return description;
     }

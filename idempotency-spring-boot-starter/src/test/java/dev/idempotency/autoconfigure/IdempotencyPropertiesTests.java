@@ -31,6 +31,8 @@ class IdempotencyPropertiesTests {
         assertThat(properties.getToken().getEndpoint().getPath()).isEqualTo("/idempotency/tokens");
         assertThat(properties.getLock().getLease()).isEqualTo(Duration.ofSeconds(30));
         assertThat(properties.getLock().getWait()).isEqualTo(Duration.ZERO);
+        assertThat(properties.getRedis().getWaitForReplicas()).isZero();
+        assertThat(properties.getRedis().getWaitForReplicasTimeout()).isEqualTo(Duration.ofMillis(200));
         assertThat(properties.getPolicies()).isEmpty();
     }
 
