@@ -58,14 +58,13 @@ public class LocalRedis implements BeanFactoryPostProcessor, EnvironmentAware, P
         if (env == null) {
             throw new IllegalStateException("LocalRedis needs the environment; register it as a bean");
         }
-        Optional<String> configured = CONNECTION_PROPERTIES.stream()
-                .filter(env::containsProperty)
-                .findFirst();
+        Optional<String> configured =
+                CONNECTION_PROPERTIES.stream().filter(env::containsProperty).findFirst();
         if (configured.isPresent()) {
             log.debug("{} is set: using that Redis, not starting one", configured.get());
             return;
         }
-        LocalRedisServer started = LocalRedisServer.start();
+        LocalRedisServer started = startServer();
         server = started;
         Thread hook = new Thread(started::close, "local-redis-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -79,6 +78,18 @@ public class LocalRedis implements BeanFactoryPostProcessor, EnvironmentAware, P
                 started.host(),
                 started.port(),
                 started.binary());
+    }
+
+    private static LocalRedisServer startServer() {
+        try {
+            return LocalRedisServer.start();
+        } catch (RuntimeException ex) {
+            // Say what the way out is: the bundled binary does not run everywhere (e.g. an unusual OS or libc).
+            throw new IllegalStateException(
+                    "Could not start a local Redis (" + ex.getMessage() + "). Install redis-server on the PATH, or "
+                            + "set spring.data.redis.host/port (or url) to use a Redis you run yourself",
+                    ex);
+        }
     }
 
     /** The server this bean started, empty when the application configured its own Redis. */

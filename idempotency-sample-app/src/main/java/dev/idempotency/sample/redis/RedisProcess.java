@@ -21,12 +21,18 @@ final class RedisProcess {
         // No persistence: the sample's data is throwaway, and nothing may be written outside the temp directory.
         List<String> command = List.of(
                 executable.toString(),
-                "--port", Integer.toString(port),
-                "--bind", host,
-                "--save", "",
-                "--appendonly", "no",
-                "--daemonize", "no",
-                "--dir", dir.toString());
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                host,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--dir",
+                dir.toString());
         Process process = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
