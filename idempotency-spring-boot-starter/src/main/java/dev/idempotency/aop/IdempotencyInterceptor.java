@@ -148,9 +148,11 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
     private static String key(IdempotentOperation operation, MethodInvocation invocation, CallBinding binding) {
         String key = rawKey(operation, invocation, binding);
         if (key == null) {
+            // The expression itself stays in the log: it is server detail a client has no use for.
+            log.debug("Key of {} is null ({})", operation.name(), operation.keySource());
             throw new MissingIdempotencyKeyException(
                     operation.key() != null
-                            ? "The key expression " + operation.key().source() + " gave null"
+                            ? "The request has no idempotency key"
                             : "The request has no " + operation.header() + " header");
         }
         return key;

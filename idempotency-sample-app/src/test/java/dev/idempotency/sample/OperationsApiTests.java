@@ -1,0 +1,138 @@
+package dev.idempotency.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.lock.LockHandle;
+import dev.idempotency.requestid.ClaimOutcome;
+import dev.idempotency.requestid.RequestIdStore;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+/** The operations view of the sample: metrics per outcome, the idempotency endpoint, and unsticking a key. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OperationsApiTests {
+
+    private static final String ORDER = "{\"item\":\"Espresso beans\",\"quantity\":2}";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    RequestIdStore store;
+
+    @Autowired
+    LeaseLockManager locks;
+
+    @Autowired
+    RedisKeys keys;
+
+    @Test
+    void metricsCountEveryOutcome() {
+        Http http = new Http(port);
+        Map<String, Double> before = new LinkedHashMap<>();
+        for (String[] row : EXPECTED) {
+            before.put(row[0] + " " + row[1], count(row[0], row[1]));
+        }
+        String key = UUID.randomUUID().toString();
+        http.post("/api/orders", ORDER, "Idempotency-Key", key); // executed
+        http.post("/api/orders", ORDER, "Idempotency-Key", key); // replayed
+        http.post("/api/orders", ORDER.replace('2', '3'), "Idempotency-Key", key); // mismatch
+        http.post("/api/orders", ORDER); // missing_key
+        http.post("/api/orders", ORDER, "Idempotency-Key", "has space"); // invalid_key
+        String running = UUID.randomUUID().toString();
+        store.claim(keys.requestId("", "POST /api/orders", running), null, Duration.ofMinutes(1)); // another instance
+        http.post("/api/orders", ORDER, "Idempotency-Key", running); // in_progress
+        String token = http.token();
+        http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", token); // executed
+        http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", token); // token_used
+        http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", "forged"); // token_invalid
+        String sku = "sku-" + UUID.randomUUID();
+        try (LockHandle held = locks.acquire(sku, Duration.ofMinutes(1), Duration.ZERO)) {
+            http.postEmpty("/api/inventory/" + sku + "/reserve"); // lock_busy
+        }
+        http.postEmpty("/api/inventory/" + sku + "/reserve"); // executed
+
+        for (String[] row : EXPECTED) {
+            assertThat(count(row[0], row[1]) - before.get(row[0] + " " + row[1]))
+                    .as("%s %s", row[0], row[1])
+                    .isEqualTo(Double.parseDouble(row[2]));
+        }
+    }
+
+    @Test
+    void endpointListsTheOperationsAndDeleteFreesAStuckKey() {
+        Http http = new Http(port);
+        assertThat(http.get("/actuator/idempotency").body())
+                .contains("\"name\":\"OrderController#create\"", "\"routes\":[\"POST /api/orders\"]")
+                .contains("\"name\":\"PaymentController#pay\"", "\"keySource\":\"spel:#request.paymentId\"")
+                .contains("\"name\":\"FeedbackController#submit\"", "\"strategy\":\"TOKEN\"")
+                .contains("\"strategy\":\"LOCK\"", "\"payments\":{\"ttl\":\"PT48H\"}")
+                .contains("\"version\":");
+        assertThat(http.get("/actuator/health").body()).contains("\"status\":\"UP\"");
+
+        String key = UUID.randomUUID().toString();
+        ClaimOutcome stuck = store.claim(keys.requestId("", "POST /api/orders", key), null, Duration.ofHours(1));
+        assertThat(stuck).isInstanceOf(ClaimOutcome.Acquired.class);
+        assertThat(http.post("/api/orders", ORDER, "Idempotency-Key", key).statusCode())
+                .isEqualTo(409);
+        HttpResponse<String> deleted = delete("/actuator/idempotency?operation="
+                + URLEncoder.encode("POST /api/orders", StandardCharsets.UTF_8) + "&key=" + key);
+        assertThat(deleted.body()).contains("\"deleted\":true");
+        assertThat(http.post("/api/orders", ORDER, "Idempotency-Key", key).statusCode())
+                .isEqualTo(201);
+    }
+
+    /** Operation, outcome, and how many calls of that outcome the test makes. */
+    private static final String[][] EXPECTED = {
+        {"OrderController#create", "executed", "1"},
+        {"OrderController#create", "replayed", "1"},
+        {"OrderController#create", "mismatch", "1"},
+        {"OrderController#create", "missing_key", "1"},
+        {"OrderController#create", "invalid_key", "1"},
+        {"OrderController#create", "in_progress", "1"},
+        {"FeedbackController#submit", "executed", "1"},
+        {"FeedbackController#submit", "token_used", "1"},
+        {"FeedbackController#submit", "token_invalid", "1"},
+        {"InventoryController#reserve", "lock_busy", "1"},
+        {"InventoryController#reserve", "executed", "1"},
+    };
+
+    private double count(String operation, String outcome) {
+        HttpResponse<String> response = new Http(port)
+                .get("/actuator/metrics/idempotency.requests?tag="
+                        + URLEncoder.encode("operation:" + operation, StandardCharsets.UTF_8) + "&tag=outcome:"
+                        + outcome);
+        if (response.statusCode() == 404) {
+            return 0; // no call of this outcome yet
+        }
+        assertThat(response.statusCode()).isEqualTo(200);
+        return Double.parseDouble(response.body().replaceAll(".*\"statistic\":\"COUNT\",\"value\":([0-9.]+).*", "$1"));
+    }
+
+    private HttpResponse<String> delete(String path) {
+        try {
+            return HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                                    .DELETE()
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+        } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}
