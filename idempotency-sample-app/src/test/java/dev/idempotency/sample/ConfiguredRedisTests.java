@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.sample.redis.LocalRedis;
 import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.testsupport.TestHttp;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -54,7 +55,7 @@ class ConfiguredRedisTests {
         StringRedisTemplate harness = new StringRedisTemplate(REDIS.newConnectionFactory());
         harness.afterPropertiesSet();
         String key = UUID.randomUUID().toString();
-        Http http = new Http(port);
+        TestHttp http = new TestHttp(port);
         String order = "{\"item\":\"Tea\",\"quantity\":1}";
         assertThat(http.post("/api/orders", order, "Idempotency-Key", key).statusCode())
                 .isEqualTo(201);

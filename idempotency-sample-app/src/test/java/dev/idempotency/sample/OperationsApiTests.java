@@ -7,10 +7,8 @@ import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.lock.LockHandle;
 import dev.idempotency.requestid.ClaimOutcome;
 import dev.idempotency.requestid.RequestIdStore;
-import java.net.URI;
+import dev.idempotency.testsupport.TestHttp;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -42,7 +40,7 @@ class OperationsApiTests {
 
     @Test
     void metricsCountEveryOutcome() {
-        Http http = new Http(port);
+        TestHttp http = new TestHttp(port);
         Map<String, Double> before = new LinkedHashMap<>();
         for (String[] row : EXPECTED) {
             before.put(row[0] + " " + row[1], count(row[0], row[1]));
@@ -75,7 +73,7 @@ class OperationsApiTests {
 
     @Test
     void endpointListsTheOperationsAndDeleteFreesAStuckKey() {
-        Http http = new Http(port);
+        TestHttp http = new TestHttp(port);
         assertThat(http.get("/actuator/idempotency").body())
                 .contains("\"name\":\"OrderController#create\"", "\"routes\":[\"POST /api/orders\"]")
                 .contains("\"name\":\"PaymentController#pay\"", "\"keySource\":\"spel:#request.paymentId\"")
@@ -89,7 +87,7 @@ class OperationsApiTests {
         assertThat(stuck).isInstanceOf(ClaimOutcome.Acquired.class);
         assertThat(http.post("/api/orders", ORDER, "Idempotency-Key", key).statusCode())
                 .isEqualTo(409);
-        HttpResponse<String> deleted = delete("/actuator/idempotency?operation="
+        HttpResponse<String> deleted = http.delete("/actuator/idempotency?operation="
                 + URLEncoder.encode("POST /api/orders", StandardCharsets.UTF_8) + "&key=" + key);
         assertThat(deleted.body()).contains("\"deleted\":true");
         assertThat(http.post("/api/orders", ORDER, "Idempotency-Key", key).statusCode())
@@ -112,7 +110,7 @@ class OperationsApiTests {
     };
 
     private double count(String operation, String outcome) {
-        HttpResponse<String> response = new Http(port)
+        HttpResponse<String> response = new TestHttp(port)
                 .get("/actuator/metrics/idempotency.requests?tag="
                         + URLEncoder.encode("operation:" + operation, StandardCharsets.UTF_8) + "&tag=outcome:"
                         + outcome);
@@ -121,18 +119,5 @@ class OperationsApiTests {
         }
         assertThat(response.statusCode()).isEqualTo(200);
         return Double.parseDouble(response.body().replaceAll(".*\"statistic\":\"COUNT\",\"value\":([0-9.]+).*", "$1"));
-    }
-
-    private HttpResponse<String> delete(String path) {
-        try {
-            return HttpClient.newHttpClient()
-                    .send(
-                            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                                    .DELETE()
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
     }
 }

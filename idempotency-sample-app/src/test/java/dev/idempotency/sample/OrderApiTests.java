@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.sample.redis.LocalRedis;
 import dev.idempotency.sample.redis.LocalRedisServer;
+import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.UUID;
@@ -36,11 +37,11 @@ class OrderApiTests {
     @Autowired
     StringRedisTemplate redis;
 
-    Http http;
+    TestHttp http;
 
     @BeforeEach
     void setUp() {
-        http = new Http(port);
+        http = new TestHttp(port);
     }
 
     private static String newKey() {

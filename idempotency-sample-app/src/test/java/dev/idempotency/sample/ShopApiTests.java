@@ -2,6 +2,7 @@ package dev.idempotency.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.Set;
@@ -24,11 +25,11 @@ class ShopApiTests {
     @Autowired
     StringRedisTemplate redis;
 
-    Http http;
+    TestHttp http;
 
     @BeforeEach
     void setUp() {
-        http = new Http(port);
+        http = new TestHttp(port);
     }
 
     private static String newKey() {

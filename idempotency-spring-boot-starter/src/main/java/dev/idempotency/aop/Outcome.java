@@ -37,7 +37,7 @@ public enum Outcome {
     }
 
     /** The outcome of a call that threw {@code failure} before its method ran. */
-    static Outcome ofRejection(Throwable failure) {
+    public static Outcome ofRejection(Throwable failure) {
         if (failure instanceof RequestInProgressException) return IN_PROGRESS;
         if (failure instanceof PayloadMismatchException) return MISMATCH;
         if (failure instanceof MissingIdempotencyKeyException) return MISSING_KEY;

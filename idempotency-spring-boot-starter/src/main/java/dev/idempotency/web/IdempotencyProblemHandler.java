@@ -1,16 +1,9 @@
 package dev.idempotency.web;
 
 import dev.idempotency.IdempotencyException;
-import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.InvalidIdempotencyKeyException;
-import dev.idempotency.InvalidTokenException;
-import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
-import dev.idempotency.MissingIdempotencyKeyException;
-import dev.idempotency.PayloadMismatchException;
-import dev.idempotency.RequestInProgressException;
 import dev.idempotency.RetryableIdempotencyException;
-import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.aop.Outcome;
 import java.net.URI;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -70,17 +63,22 @@ public class IdempotencyProblemHandler {
         }
 
         static Problem of(IdempotencyException ex) {
-            if (ex instanceof MissingIdempotencyKeyException) return MISSING_KEY;
-            if (ex instanceof InvalidIdempotencyKeyException) return INVALID_KEY;
-            if (ex instanceof RequestInProgressException) return IN_PROGRESS;
-            if (ex instanceof PayloadMismatchException) return MISMATCH;
-            if (ex instanceof TokenAlreadyUsedException) return TOKEN_USED;
-            if (ex instanceof InvalidTokenException) return TOKEN_INVALID;
-            if (ex instanceof LockBusyException) return LOCK_BUSY;
-            if (ex instanceof LockLostException) return LOCK_LOST;
-            if (ex instanceof IdempotencyStoreUnavailableException) return STORE_UNAVAILABLE;
-            throw new IllegalStateException(
-                    "No HTTP mapping for " + ex.getClass().getName());
+            if (ex instanceof LockLostException) {
+                return LOCK_LOST;
+            }
+            return switch (Outcome.ofRejection(ex)) {
+                case MISSING_KEY -> MISSING_KEY;
+                case INVALID_KEY -> INVALID_KEY;
+                case IN_PROGRESS -> IN_PROGRESS;
+                case MISMATCH -> MISMATCH;
+                case TOKEN_USED -> TOKEN_USED;
+                case TOKEN_INVALID -> TOKEN_INVALID;
+                case LOCK_BUSY -> LOCK_BUSY;
+                case STORE_UNAVAILABLE -> STORE_UNAVAILABLE;
+                default ->
+                    throw new IllegalStateException(
+                            "No HTTP mapping for " + ex.getClass().getName());
+            };
         }
     }
 }

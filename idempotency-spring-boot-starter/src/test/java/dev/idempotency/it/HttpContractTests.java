@@ -3,6 +3,7 @@ package dev.idempotency.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,11 +46,11 @@ class HttpContractTests {
     @Autowired
     StringRedisTemplate redis;
 
-    Http http;
+    TestHttp http;
 
     @BeforeEach
     void setUp() {
-        http = new Http(port);
+        http = new TestHttp(port);
         shop.release();
     }
 
@@ -228,8 +229,9 @@ class HttpContractTests {
     void keysAreScopedByUser() {
         String key = newKey();
         int before = shop.runs("orders");
-        HttpResponse<String> alice = http.post("/orders", ORDER, concat("Idempotency-Key", key, Http.basic("alice")));
-        HttpResponse<String> bob = http.post("/orders", ORDER, concat("Idempotency-Key", key, Http.basic("bob")));
+        HttpResponse<String> alice =
+                http.post("/orders", ORDER, concat("Idempotency-Key", key, TestHttp.basic("alice")));
+        HttpResponse<String> bob = http.post("/orders", ORDER, concat("Idempotency-Key", key, TestHttp.basic("bob")));
         assertThat(alice.statusCode()).isEqualTo(201);
         assertThat(bob.statusCode()).isEqualTo(201);
         assertThat(bob.headers().firstValue("Idempotent-Replayed")).isEmpty();
@@ -237,7 +239,7 @@ class HttpContractTests {
         assertThat(redis.hasKey(keys.requestId("user:alice", "POST /orders", key)))
                 .isTrue();
         HttpResponse<String> aliceAgain =
-                http.post("/orders", ORDER, concat("Idempotency-Key", key, Http.basic("alice")));
+                http.post("/orders", ORDER, concat("Idempotency-Key", key, TestHttp.basic("alice")));
         assertThat(aliceAgain.body()).isEqualTo(alice.body());
     }
 
@@ -284,9 +286,9 @@ class HttpContractTests {
     void missingUnknownAndForeignTokensGet400() {
         assertProblem(http.post("/feedback", "{}"), 400);
         assertProblem(http.post("/feedback", "{}", "Idempotency-Token", "A".repeat(32)), 400);
-        String alices = token(Http.basic("alice"));
-        assertProblem(http.post("/feedback", "{}", concat("Idempotency-Token", alices, Http.basic("bob"))), 400);
-        assertThat(http.post("/feedback", "{}", concat("Idempotency-Token", alices, Http.basic("alice")))
+        String alices = token(TestHttp.basic("alice"));
+        assertProblem(http.post("/feedback", "{}", concat("Idempotency-Token", alices, TestHttp.basic("bob"))), 400);
+        assertThat(http.post("/feedback", "{}", concat("Idempotency-Token", alices, TestHttp.basic("alice")))
                         .statusCode())
                 .isEqualTo(201);
     }

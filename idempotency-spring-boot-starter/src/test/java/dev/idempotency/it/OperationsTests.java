@@ -5,12 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.ClaimOutcome;
 import dev.idempotency.requestid.RequestIdStore;
+import dev.idempotency.testsupport.TestHttp;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,7 +59,7 @@ class OperationsTests {
 
     @Test
     void everyOutcomeIsCountedByOperationAndStrategy() throws Exception {
-        Http http = new Http(port);
+        TestHttp http = new TestHttp(port);
         Map<String, Double> before = new java.util.HashMap<>();
         for (String[] expected : EXPECTED) {
             before.put(expected[0] + expected[1], count(expected[0], expected[1]));
@@ -104,7 +102,7 @@ class OperationsTests {
 
     @Test
     void endpointListsTheOperationsAndFreesAStuckKey() {
-        Http http = new Http(port);
+        TestHttp http = new TestHttp(port);
         String description = get("/actuator/idempotency").body();
         assertThat(description)
                 .contains("\"name\":\"ShopController#create\"", "\"routes\":[\"POST /orders\"]")
@@ -118,10 +116,8 @@ class OperationsTests {
         assertThat(http.post("/orders", ORDER, "Idempotency-Key", key).statusCode())
                 .isEqualTo(409);
 
-        HttpResponse<String> deleted = send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                        + "/actuator/idempotency?operation=" + URLEncoder.encode("POST /orders", StandardCharsets.UTF_8)
-                        + "&key=" + key))
-                .DELETE());
+        HttpResponse<String> deleted = http.delete("/actuator/idempotency?operation="
+                + URLEncoder.encode("POST /orders", StandardCharsets.UTF_8) + "&key=" + key);
         assertThat(deleted.statusCode()).isEqualTo(200);
         assertThat(deleted.body()).contains("\"deleted\":true");
         assertThat(http.post("/orders", ORDER, "Idempotency-Key", key).statusCode())
@@ -154,16 +150,7 @@ class OperationsTests {
     }
 
     private HttpResponse<String> get(String path) {
-        return send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .GET());
-    }
-
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
-        try {
-            return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
+        return new TestHttp(port).get(path);
     }
 
     /** Records every observation the application stops, as a tracer would turn them into spans. */

@@ -4,6 +4,7 @@ import static dev.idempotency.it.HttpContractTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.testsupport.TestHttp;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
@@ -53,7 +54,7 @@ class StoreFailureTests {
 
     @Test
     void redisDownGives503WithoutRunningTheMethodThenRecovers() {
-        Http http = new Http(port);
+        TestHttp http = new TestHttp(port);
         String order = "{\"item\":\"book\",\"quantity\":1}";
         assertThat(http.post(
                                 "/orders",
