@@ -98,7 +98,7 @@ public final class RequestIdExecutor {
             throw failure;
         }
         renewal.cancel();
-        byte[] encoded = codec.shouldStore(result) ? codec.encode(result) : null;
+        byte[] encoded = encodeQuietly(claim, codec, result);
         if (encoded != null && encoded.length <= maxResultSize) {
             completeQuietly(call, claim, encoded);
         } else {
@@ -112,6 +112,17 @@ public final class RequestIdExecutor {
             releaseQuietly(claim, null);
         }
         return result;
+    }
+
+    /** The stored form of the result, or {@code null} when it is not to be (or cannot be) stored. */
+    private static <T> byte @Nullable [] encodeQuietly(Claim claim, ResultCodec<T> codec, T result) {
+        try {
+            return codec.shouldStore(result) ? codec.encode(result) : null;
+        } catch (RuntimeException ex) {
+            // The work has run: its caller must get the result; a retry runs it again since nothing is stored.
+            log.error("Could not encode the result of {} for storage; not stored", claim.recordKey(), ex);
+            return null;
+        }
     }
 
     /** The work has run: its caller gets the result even when it cannot be stored. */

@@ -146,6 +146,24 @@ abstract class RequestIdContract extends RedisContract {
     }
 
     @Test
+    void resultThatCannotBeEncodedIsReturnedAndItsClaimReleased() {
+        RequestIdCall call = call(newKey(), Duration.ZERO);
+        ResultCodec<String> failing = new ResultCodec<>() {
+            @Override
+            public byte[] encode(String result) {
+                throw new IllegalStateException("not serializable");
+            }
+
+            @Override
+            public String decode(byte[] stored) {
+                return "";
+            }
+        };
+        assertThat(executor.execute(call, () -> "ran", failing)).isEqualTo("ran");
+        assertThat(exists(call.recordKey())).isFalse();
+    }
+
+    @Test
     void resultAboveTheSizeLimitIsReturnedButNotStored() {
         RequestIdExecutor limited = new RequestIdExecutor(store, renewer, 10);
         RequestIdCall call = call(newKey(), Duration.ZERO);
