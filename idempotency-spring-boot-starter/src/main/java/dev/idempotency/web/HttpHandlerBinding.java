@@ -1,7 +1,6 @@
 package dev.idempotency.web;
 
 import dev.idempotency.aop.CallBinding;
-import dev.idempotency.aop.IdempotentOperation;
 import dev.idempotency.key.KeyDigests;
 import dev.idempotency.requestid.ResultCodec;
 import jakarta.servlet.http.HttpServletRequest;
@@ -12,7 +11,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.servlet.HandlerMapping;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -23,19 +21,19 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class HttpHandlerBinding implements CallBinding {
 
-    private final IdempotentOperation operation;
+    private final HandlerMetadata handler;
     private final MethodInvocation invocation;
     private final HttpServletRequest request;
     private final HttpServletResponse response;
     private final JsonMapper jsonMapper;
 
     HttpHandlerBinding(
-            IdempotentOperation operation,
+            HandlerMetadata handler,
             MethodInvocation invocation,
             HttpServletRequest request,
             HttpServletResponse response,
             JsonMapper jsonMapper) {
-        this.operation = operation;
+        this.handler = handler;
         this.invocation = invocation;
         this.request = request;
         this.response = response;
@@ -78,19 +76,11 @@ final class HttpHandlerBinding implements CallBinding {
 
     @Override
     public ResultCodec<@Nullable Object> resultCodec() {
-        return new HttpResponseCodec(operation.method(), response, jsonMapper);
+        return new HttpResponseCodec(handler, response, jsonMapper);
     }
 
     private @Nullable Object requestBody() {
-        java.lang.annotation.Annotation[][] annotations = operation.method().getParameterAnnotations();
-        for (int i = 0; i < annotations.length; i++) {
-            for (java.lang.annotation.Annotation annotation : annotations[i]) {
-                if (annotation instanceof RequestBody) {
-                    return invocation.getArguments()[i];
-                }
-            }
-        }
-        return null;
+        return handler.requestBodyIndex() < 0 ? null : invocation.getArguments()[handler.requestBodyIndex()];
     }
 
     private static void write(ByteArrayOutputStream out, String text) {

@@ -4,7 +4,6 @@ import dev.idempotency.requestid.ResultCodec;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.reflect.Method;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -18,13 +17,13 @@ final class HttpResponseCodec implements ResultCodec<@Nullable Object> {
     /** Marks a replayed response, as in the IETF draft's examples and Stripe's API. */
     static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
-    private final Method method;
+    private final HandlerMetadata handler;
     private final HttpServletResponse response;
     private final JsonMapper jsonMapper;
     private @Nullable StoredResponse captured;
 
-    HttpResponseCodec(Method method, HttpServletResponse response, JsonMapper jsonMapper) {
-        this.method = method;
+    HttpResponseCodec(HandlerMetadata handler, HttpServletResponse response, JsonMapper jsonMapper) {
+        this.handler = handler;
         this.response = response;
         this.jsonMapper = jsonMapper;
     }
@@ -58,7 +57,7 @@ final class HttpResponseCodec implements ResultCodec<@Nullable Object> {
 
     private StoredResponse capture(@Nullable Object result) {
         if (captured == null) {
-            captured = ResponseCapture.capture(result, method, response, jsonMapper);
+            captured = ResponseCapture.capture(result, handler, response, jsonMapper);
         }
         return captured;
     }

@@ -1,18 +1,14 @@
 package dev.idempotency.web;
 
 import jakarta.servlet.http.HttpServletResponse;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -29,7 +25,7 @@ final class ResponseCapture {
     private ResponseCapture() {}
 
     static StoredResponse capture(
-            @Nullable Object result, Method method, HttpServletResponse response, JsonMapper jsonMapper) {
+            @Nullable Object result, HandlerMetadata handler, HttpServletResponse response, JsonMapper jsonMapper) {
         int status;
         HttpHeaders entityHeaders;
         Object body;
@@ -38,7 +34,7 @@ final class ResponseCapture {
             entityHeaders = entity.getHeaders();
             body = entity.getBody();
         } else {
-            status = declaredStatus(method);
+            status = handler.declaredStatus();
             entityHeaders = HttpHeaders.EMPTY;
             body = result;
         }
@@ -54,17 +50,9 @@ final class ResponseCapture {
         }
         byte[] bytes = serialize(body, jsonMapper);
         if (bytes.length > 0) {
-            headers.putIfAbsent(HttpHeaders.CONTENT_TYPE, defaultContentType(body, method));
+            headers.putIfAbsent(HttpHeaders.CONTENT_TYPE, defaultContentType(body, handler));
         }
         return new StoredResponse(status, headers, bytes);
-    }
-
-    private static int declaredStatus(Method method) {
-        ResponseStatus declared = AnnotatedElementUtils.findMergedAnnotation(method, ResponseStatus.class);
-        if (declared == null) {
-            declared = AnnotatedElementUtils.findMergedAnnotation(method.getDeclaringClass(), ResponseStatus.class);
-        }
-        return declared == null ? 200 : declared.code().value();
     }
 
     private static byte[] serialize(@Nullable Object body, JsonMapper jsonMapper) {
@@ -80,10 +68,9 @@ final class ResponseCapture {
         return jsonMapper.writeValueAsBytes(body);
     }
 
-    private static String defaultContentType(Object body, Method method) {
-        RequestMapping mapping = AnnotatedElementUtils.findMergedAnnotation(method, RequestMapping.class);
-        if (mapping != null && mapping.produces().length > 0) {
-            return mapping.produces()[0];
+    private static String defaultContentType(Object body, HandlerMetadata handler) {
+        if (handler.produces() != null) {
+            return handler.produces();
         }
         if (body instanceof byte[]) {
             return MediaType.APPLICATION_OCTET_STREAM_VALUE;

@@ -3,6 +3,9 @@ package dev.idempotency.web;
 import dev.idempotency.aop.CallBinding;
 import dev.idempotency.aop.CallBindingFactory;
 import dev.idempotency.aop.IdempotentOperation;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
@@ -17,6 +20,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class WebCallBindingFactory implements CallBindingFactory {
 
+    private final Map<Method, HandlerMetadata> handlers = new ConcurrentHashMap<>();
     private final CallBindingFactory beanMethods;
     private final JsonMapper jsonMapper;
 
@@ -33,8 +37,9 @@ public final class WebCallBindingFactory implements CallBindingFactory {
                 && servlet.getRequest().getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE)
                         instanceof HandlerMethod handler
                 && handler.getMethod().equals(operation.method())) {
+            HandlerMetadata metadata = handlers.computeIfAbsent(operation.method(), HandlerMetadata::of);
             return new HttpHandlerBinding(
-                    operation, invocation, servlet.getRequest(), servlet.getResponse(), jsonMapper);
+                    metadata, invocation, servlet.getRequest(), servlet.getResponse(), jsonMapper);
         }
         return beanMethods.bind(operation, invocation);
     }
