@@ -42,6 +42,8 @@ public final class RedisGateway {
         template.setKeySerializer(RedisSerializer.string());
         template.setValueSerializer(RedisSerializer.byteArray());
         template.setEnableDefaultSerializer(false);
+        // Hand callbacks the connection itself: the default wraps it in a new JDK proxy on every call.
+        template.setExposeConnection(true);
         template.afterPropertiesSet();
     }
 
