@@ -111,13 +111,30 @@ public final class RequestIdStore {
         if (waitForReplicas == 0) {
             return;
         }
-        long acknowledged = redis.waitForReplicas(claim.recordKey(), waitForReplicas, waitForReplicasTimeout);
+        long acknowledged;
+        try {
+            acknowledged = redis.waitForReplicas(claim.recordKey(), waitForReplicas, waitForReplicasTimeout);
+        } catch (IdempotencyStoreUnavailableException ex) {
+            releaseQuietly(claim, ex);
+            throw ex;
+        }
         if (acknowledged < waitForReplicas) {
-            release(claim);
+            releaseQuietly(claim, null);
             throw new IdempotencyStoreUnavailableException(
                     "The claim reached " + acknowledged + " of " + waitForReplicas + " required replicas within "
                             + waitForReplicasTimeout.toMillis() + " ms",
                     RedisGateway.STORE_RETRY_AFTER);
+        }
+    }
+
+    /** An unconfirmed claim must not block its key; if even the release fails, the claim ends with its lease. */
+    private void releaseQuietly(Claim claim, @Nullable Exception cause) {
+        try {
+            release(claim);
+        } catch (IdempotencyStoreUnavailableException ex) {
+            if (cause != null) {
+                cause.addSuppressed(ex);
+            }
         }
     }
 

@@ -27,6 +27,7 @@ public final class RedisGateway {
 
     private final RedisTemplate<String, byte[]> template;
     private final StoreCallListener listener;
+    private final RedisConnectionFactory connectionFactory;
 
     public RedisGateway(RedisConnectionFactory connectionFactory) {
         this(connectionFactory, StoreCallListener.NONE);
@@ -37,6 +38,7 @@ public final class RedisGateway {
         Assert.notNull(connectionFactory, "connectionFactory must not be null");
         Assert.notNull(listener, "listener must not be null");
         this.listener = listener;
+        this.connectionFactory = connectionFactory;
         this.template = new RedisTemplate<>();
         template.setConnectionFactory(connectionFactory);
         template.setKeySerializer(RedisSerializer.string());
@@ -82,7 +84,8 @@ public final class RedisGateway {
      * {@code key} (Redis {@code WAIT}), at most {@code timeout}; returns how many did.
      */
     public long waitForReplicas(String key, int replicas, Duration timeout) {
-        Long acknowledged = command("wait", connection -> ReplicaWait.await(connection, key(key), replicas, timeout));
+        Long acknowledged = command(
+                "wait", connection -> ReplicaWait.await(connection, connectionFactory, key(key), replicas, timeout));
         return acknowledged == null ? 0 : acknowledged;
     }
 
