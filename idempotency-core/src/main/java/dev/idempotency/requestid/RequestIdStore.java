@@ -4,11 +4,14 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.support.Durations;
 import dev.idempotency.support.Owners;
 import dev.idempotency.support.RedisGateway;
+import dev.idempotency.support.ServerVersion;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.core.types.Expiration;
 import org.springframework.util.Assert;
 
 /**
@@ -17,7 +20,10 @@ import org.springframework.util.Assert;
  */
 public final class RequestIdStore {
 
-    /** KEYS[1] record; ARGV[1] in-progress value, ARGV[2] lease ms. Returns the existing value, or nil once claimed. */
+    /**
+     * For Redis before 7.0, where {@code SET NX GET} is refused. KEYS[1] record; ARGV[1] in-progress value, ARGV[2]
+     * lease ms. Returns the existing value, or nil once claimed.
+     */
     private static final RedisScript<byte[]> CLAIM = RedisScript.of("""
             local existing = redis.call('GET', KEYS[1])
             if existing then return existing end
@@ -57,6 +63,8 @@ public final class RequestIdStore {
             """, Long.class);
 
     private final RedisGateway redis;
+    private final ClaimCommand claimCommand;
+    private volatile @Nullable Boolean setNxGet;
     private final int waitForReplicas;
     private final Duration waitForReplicasTimeout;
 
@@ -74,7 +82,13 @@ public final class RequestIdStore {
      * @param waitForReplicasTimeout how long to wait for them
      */
     public RequestIdStore(RedisGateway redis, int waitForReplicas, Duration waitForReplicasTimeout) {
+        this(redis, waitForReplicas, waitForReplicasTimeout, ClaimCommand.AUTO);
+    }
+
+    RequestIdStore(
+            RedisGateway redis, int waitForReplicas, Duration waitForReplicasTimeout, ClaimCommand claimCommand) {
         Assert.notNull(redis, "redis must not be null");
+        this.claimCommand = claimCommand;
         Assert.isTrue(waitForReplicas >= 0, "waitForReplicas must not be negative");
         Assert.isTrue(
                 waitForReplicas == 0 || Durations.isPositive(waitForReplicasTimeout),
@@ -93,8 +107,7 @@ public final class RequestIdStore {
     public ClaimOutcome claim(String recordKey, @Nullable String fingerprint, Duration lease) {
         String owner = Owners.next();
         String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
-        byte[] existing =
-                redis.script("claim", CLAIM, List.of(recordKey), RequestRecord.inProgress(owner, print), millis(lease));
+        byte[] existing = claimOrRead(recordKey, RequestRecord.inProgress(owner, print), lease);
         if (existing == null) {
             Claim claim = new Claim(recordKey, owner, print);
             confirmByReplicas(claim);
@@ -105,6 +118,40 @@ public final class RequestIdStore {
             return new ClaimOutcome.Mismatch();
         }
         return record.completed() ? new ClaimOutcome.Replay(record.result()) : new ClaimOutcome.InProgress();
+    }
+
+    /**
+     * Writes the in-progress record unless the key exists, and returns the existing value (null once claimed). Redis
+     * 7 does it in one plain command, {@code SET key value PX lease NX GET}; older servers run the script.
+     */
+    private byte @Nullable [] claimOrRead(String recordKey, byte[] inProgress, Duration lease) {
+        if (usesSetNxGet()) {
+            byte[] key = RedisGateway.key(recordKey);
+            return redis.command(
+                    "claim",
+                    connection -> connection
+                            .stringCommands()
+                            .setGet(key, inProgress, Expiration.milliseconds(lease.toMillis()), SetOption.ifAbsent()));
+        }
+        return redis.script("claim", CLAIM, List.of(recordKey), inProgress, millis(lease));
+    }
+
+    private boolean usesSetNxGet() {
+        if (claimCommand == ClaimCommand.SCRIPT) {
+            return false;
+        }
+        Boolean known = setNxGet;
+        if (known == null) {
+            known = ServerVersion.atLeast7(redis); // once per store: one INFO on the first claim
+            setNxGet = known;
+        }
+        return known;
+    }
+
+    /** How claims are written: chosen by the server version, or always by script (Redis 6.2, and tests). */
+    enum ClaimCommand {
+        AUTO,
+        SCRIPT
     }
 
     private void confirmByReplicas(Claim claim) {

@@ -23,11 +23,17 @@ abstract class RequestIdContract extends RedisContract {
     private static final Duration TTL = Duration.ofMinutes(5);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final RequestIdStore store = new RequestIdStore(redis);
-    private final RequestIdExecutor executor = new RequestIdExecutor(store, renewer);
+    private final RequestIdStore store;
+    private final RequestIdExecutor executor;
 
     RequestIdContract(RedisConnectionFactory connectionFactory) {
+        this(connectionFactory, RequestIdStore.ClaimCommand.AUTO);
+    }
+
+    RequestIdContract(RedisConnectionFactory connectionFactory, RequestIdStore.ClaimCommand claims) {
         super(connectionFactory);
+        store = new RequestIdStore(redis, 0, Duration.ZERO, claims);
+        executor = new RequestIdExecutor(store, renewer);
     }
 
     private String newKey() {

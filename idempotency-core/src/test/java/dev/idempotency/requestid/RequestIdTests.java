@@ -15,6 +15,14 @@ class RequestIdTests {
         }
     }
 
+    /** Claims by script, as on Redis 6.2, where {@code SET NX GET} is refused. */
+    @Nested
+    class OnStandaloneWithScriptClaims extends RequestIdContract {
+        OnStandaloneWithScriptClaims(RedisServer redis) {
+            super(redis.newConnectionFactory(), RequestIdStore.ClaimCommand.SCRIPT);
+        }
+    }
+
     @Nested
     class OnCluster extends RequestIdContract {
         OnCluster(RedisCluster cluster) {
