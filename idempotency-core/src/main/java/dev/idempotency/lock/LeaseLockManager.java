@@ -28,20 +28,27 @@ public final class LeaseLockManager implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LeaseLockManager.class);
 
-    /** How long a fencing counter outlives its last acquisition; far beyond any lease, so tokens keep increasing. */
-    static final Duration FENCE_RETENTION = Duration.ofDays(7);
+    /**
+     * How long a fencing counter outlives its last acquisition, at least. Tokens also take the Redis clock (in
+     * microseconds) as their floor, so they keep increasing after the counter expires; the counter only has to bridge
+     * acquisitions closer than the clock can tell apart, and a short retention keeps Redis memory small.
+     */
+    static final Duration MIN_FENCE_RETENTION = Duration.ofMinutes(1);
 
     /** Waiters re-check at least this often, in case a release message was missed. */
     private static final long FALLBACK_POLL_MILLIS = 250;
 
     /**
      * KEYS[1] lock, KEYS[2] fencing counter; ARGV[1] owner, ARGV[2] lease ms, ARGV[3] fence retention ms. Returns the
-     * new fencing token (> 0), or minus the remaining lease in ms when the lock is busy.
+     * new fencing token (> 0): one more than the last, and never below the Redis clock in microseconds, so tokens
+     * increase even after the counter expired. Returns minus the remaining lease in ms when the lock is busy.
      */
     private static final RedisScript<Long> ACQUIRE = RedisScript.of("""
             if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              local fence = redis.call('INCR', KEYS[2])
-              redis.call('PEXPIRE', KEYS[2], ARGV[3])
+              local now = redis.call('TIME')
+              local last = tonumber(redis.call('GET', KEYS[2]) or '0')
+              local fence = math.max(last + 1, now[1] * 1000000 + now[2])
+              redis.call('SET', KEYS[2], string.format('%.0f', fence), 'PX', ARGV[3])
               return fence
             end
             return -math.max(redis.call('PTTL', KEYS[1]), 1)
@@ -165,7 +172,7 @@ public final class LeaseLockManager implements AutoCloseable {
                 List.of(key, RedisKeys.fence(key)),
                 bytes(owner),
                 bytes(Long.toString(lease.toMillis())),
-                bytes(Long.toString(FENCE_RETENTION.toMillis())));
+                bytes(Long.toString(Math.max(MIN_FENCE_RETENTION.toMillis(), 2 * lease.toMillis()))));
         return result == null ? -1 : result;
     }
 

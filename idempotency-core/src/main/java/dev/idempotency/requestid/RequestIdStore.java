@@ -187,7 +187,7 @@ public final class RequestIdStore {
 
     /** Stores the result for {@code ttl}; {@code false} when the claim expired or passed to another owner first. */
     public boolean complete(Claim claim, byte[] result, Duration ttl) {
-        byte[] value = RequestRecord.completed(claim.owner(), claim.fingerprint(), result);
+        byte[] value = RequestRecord.completed(claim.fingerprint(), result);
         return guarded("complete", COMPLETE, claim, value, millis(ttl));
     }
 

@@ -5,11 +5,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The value of a {@code REQUEST_ID} record, one Redis string: a state byte ({@code P} in progress, {@code C}
- * completed), the owner id, the payload fingerprint, then (once completed) the stored result. Fixed-width headers let
- * the scripts check the owner with one {@code string.sub}, and a duplicate reads everything in one reply.
+ * The value of a {@code REQUEST_ID} record, one Redis string. In progress: {@code P}, the owner id and the payload
+ * fingerprint; fixed widths let the scripts check the owner with one {@code string.sub}. Completed: {@code C}, the
+ * fingerprint and the stored result; no script guards a completed record, so it keeps no owner, which saves memory.
+ * A duplicate reads everything in one reply.
  */
-record RequestRecord(boolean completed, String owner, String fingerprint, byte[] result) {
+record RequestRecord(boolean completed, String fingerprint, byte[] result) {
 
     private static final String STATE_IN_PROGRESS = "P";
     private static final String STATE_COMPLETED = "C";
@@ -17,16 +18,17 @@ record RequestRecord(boolean completed, String owner, String fingerprint, byte[]
     /** Stands for "no fingerprint" (fingerprinting switched off); the same width as a real one. */
     static final String NO_FINGERPRINT = "-".repeat(22);
 
-    private static final int HEADER = 1 + Owners.LENGTH + NO_FINGERPRINT.length();
+    private static final int IN_PROGRESS_LENGTH = 1 + Owners.LENGTH + NO_FINGERPRINT.length();
+    private static final int COMPLETED_HEADER = 1 + NO_FINGERPRINT.length();
 
     static byte[] inProgress(String owner, String fingerprint) {
         return (STATE_IN_PROGRESS + owner + fingerprint).getBytes(StandardCharsets.US_ASCII);
     }
 
-    static byte[] completed(String owner, String fingerprint, byte[] result) {
+    static byte[] completed(String fingerprint, byte[] result) {
         byte[] value = Arrays.copyOf(
-                (STATE_COMPLETED + owner + fingerprint).getBytes(StandardCharsets.US_ASCII), HEADER + result.length);
-        System.arraycopy(result, 0, value, HEADER, result.length);
+                (STATE_COMPLETED + fingerprint).getBytes(StandardCharsets.US_ASCII), COMPLETED_HEADER + result.length);
+        System.arraycopy(result, 0, value, COMPLETED_HEADER, result.length);
         return value;
     }
 
@@ -36,15 +38,19 @@ record RequestRecord(boolean completed, String owner, String fingerprint, byte[]
     }
 
     static RequestRecord decode(byte[] value) {
-        if (value.length < HEADER || (value[0] != 'P' && value[0] != 'C')) {
-            throw new IllegalStateException("Not an idempotency record (" + value.length + " bytes)");
+        if (value.length >= COMPLETED_HEADER && value[0] == 'C') {
+            return new RequestRecord(
+                    true,
+                    new String(value, 1, NO_FINGERPRINT.length(), StandardCharsets.US_ASCII),
+                    Arrays.copyOfRange(value, COMPLETED_HEADER, value.length));
         }
-        String header = new String(value, 0, HEADER, StandardCharsets.US_ASCII);
-        return new RequestRecord(
-                value[0] == 'C',
-                header.substring(1, 1 + Owners.LENGTH),
-                header.substring(1 + Owners.LENGTH),
-                Arrays.copyOfRange(value, HEADER, value.length));
+        if (value.length == IN_PROGRESS_LENGTH && value[0] == 'P') {
+            return new RequestRecord(
+                    false,
+                    new String(value, 1 + Owners.LENGTH, NO_FINGERPRINT.length(), StandardCharsets.US_ASCII),
+                    new byte[0]);
+        }
+        throw new IllegalStateException("Not an idempotency record (" + value.length + " bytes)");
     }
 
     /** Whether a request with {@code otherFingerprint} carries a different payload than the one that made this record. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
+import dev.idempotency.key.RedisKeys;
 import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
 import java.time.Duration;
@@ -47,6 +48,19 @@ abstract class LockContract extends RedisContract {
             assertThat(pttl(keys.lock(sku))).isBetween(1L, LEASE.toMillis());
         }
         assertThat(exists(keys.lock(sku))).isFalse();
+        try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ZERO)) {
+            assertThat(handle.fencingToken()).isGreaterThan(first);
+        }
+    }
+
+    @Test
+    void fencingTokensKeepIncreasingAfterTheCounterExpired() {
+        String sku = newResource();
+        long first;
+        try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ZERO)) {
+            first = handle.fencingToken();
+        }
+        delete(RedisKeys.fence(keys.lock(sku))); // the counter's retention ran out
         try (LockHandle handle = locks.acquire(sku, LEASE, Duration.ZERO)) {
             assertThat(handle.fencingToken()).isGreaterThan(first);
         }
