@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.core.types.Expiration;
@@ -62,6 +64,8 @@ public final class RequestIdStore {
             return 0
             """, Long.class);
 
+    private static final Logger log = LoggerFactory.getLogger(RequestIdStore.class);
+
     private final RedisGateway redis;
     private final ClaimCommand claimCommand;
     private volatile @Nullable Boolean setNxGet;
@@ -76,7 +80,8 @@ public final class RequestIdStore {
     /**
      * A store whose claims must reach replicas before the work runs: after each claim it sends {@code WAIT}, and a
      * claim that fewer than {@code waitForReplicas} replicas acknowledged within the timeout is released and reported
-     * as {@link IdempotencyStoreUnavailableException}, so a failover cannot lose it and let a duplicate run.
+     * as {@link IdempotencyStoreUnavailableException}, so a failover cannot lose it and let a duplicate run. Completions
+     * wait for the replicas too, so a failover after the response cannot bring the claim back.
      *
      * @param waitForReplicas replicas that must acknowledge each claim; 0 switches the check off
      * @param waitForReplicasTimeout how long to wait for them
@@ -188,7 +193,31 @@ public final class RequestIdStore {
     /** Stores the result for {@code ttl}; {@code false} when the claim expired or passed to another owner first. */
     public boolean complete(Claim claim, byte[] result, Duration ttl) {
         byte[] value = RequestRecord.completed(claim.fingerprint(), result);
-        return guarded("complete", COMPLETE, claim, value, millis(ttl));
+        boolean stored = guarded("complete", COMPLETE, claim, value, millis(ttl));
+        if (stored && waitForReplicas > 0) {
+            confirmCompletion(claim);
+        }
+        return stored;
+    }
+
+    /**
+     * With wait-for-replicas the caller gets its response only once replicas hold the result too: otherwise a
+     * failover could bring back the in-progress claim, and the work would run again when its lease ends. The work has
+     * run by now, so an unconfirmed completion is only reported.
+     */
+    private void confirmCompletion(Claim claim) {
+        try {
+            long acknowledged = redis.waitForReplicas(claim.recordKey(), waitForReplicas, waitForReplicasTimeout);
+            if (acknowledged < waitForReplicas) {
+                log.warn(
+                        "Result of {} reached {} of {} replicas; a failover now could run it again",
+                        claim.recordKey(),
+                        acknowledged,
+                        waitForReplicas);
+            }
+        } catch (IdempotencyStoreUnavailableException ex) {
+            log.warn("Could not confirm the result of {} on replicas: {}", claim.recordKey(), ex.getMessage());
+        }
     }
 
     /** Extends the claim's lease; {@code false} when it is no longer this owner's. */

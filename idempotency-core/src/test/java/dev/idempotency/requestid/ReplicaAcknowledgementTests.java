@@ -34,6 +34,20 @@ class ReplicaAcknowledgementTests {
     }
 
     @Test
+    void completionReachesTheReplicaBeforeItReturns(RedisReplicaPair pair) {
+        RedisGateway redis = new RedisGateway(pair.master().newConnectionFactory());
+        RequestIdStore store = new RequestIdStore(redis, 1, Duration.ofSeconds(2));
+        String key = keys.requestId("", "op", "done");
+        Claim claim = ((ClaimOutcome.Acquired) store.claim(key, null, LEASE)).claim();
+        assertThat(store.complete(claim, new byte[] {'r'}, Duration.ofMinutes(1)))
+                .isTrue();
+        pair.promoteReplica(); // a failover right after the response
+        RequestIdStore promoted =
+                new RequestIdStore(new RedisGateway(pair.replica().newConnectionFactory()));
+        assertThat(promoted.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+    }
+
+    @Test
     void inAClusterTheWaitReachesTheMasterOwningTheKey(@Dedicated(clusterReplicas = 1) RedisCluster cluster) {
         RequestIdStore store =
                 new RequestIdStore(new RedisGateway(cluster.newConnectionFactory()), 1, Duration.ofSeconds(2));
