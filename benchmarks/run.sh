@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Benchmarks of the idempotency starter: JMH microbenchmarks, HTTP load against a bench app on a private Redis, and
+# Redis cost per request. Prints the table, writes docs/BENCHMARKS.md and ends with one line:
+#   ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H
+#
+# Run it alone on the machine (it builds with Maven, then loads both cores), e.g.:
+#   cd <repo> && flock /tmp/mvn.lock benchmarks/run.sh
+# Options (environment): DURATION WARMUP REPETITIONS CONNECTIONS THREADS DRIVER=auto|wrk|java JMH_OPTS JMH_INCLUDE
+#   SKIP_BUILD=1 SKIP_JMH=1 OUT=<markdown file> PATCH_CLASSPATH=<dirs or jars first> KEEP_WORK=1. See README.md.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/.." && pwd)"
+WORK="$(mktemp -d /tmp/idempotency-bench.XXXXXX)"
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+cd "$ROOT"
+
+REPETITIONS=${REPETITIONS:-3}
+JMH_OPTS=${JMH_OPTS:--f 1 -prof gc}
+JMH_INCLUDE=${JMH_INCLUDE:-^dev\.idempotency\.(web|bench\.jmh)\.}
+SKIP_JMH=${SKIP_JMH:-0}
+OUT=${OUT:-$ROOT/docs/BENCHMARKS.md}
+SCENARIOS=(baseline handwritten-first request-id-first request-id-dup token lock)
+(( REPETITIONS >= 1 && REPETITIONS <= 10 )) || { log "REPETITIONS between 1 and 10, please"; exit 2; }
+
+build
+
+# ------------------------------------------------------------------------------------------------------------ machine
+{
+  echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "command=cd <repository> && flock /tmp/mvn.lock benchmarks/run.sh"
+  echo "nproc=$(nproc)"
+  echo "cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
+  echo "memory=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
+  echo "os=$(uname -sr)"
+  echo "redis=$(redis-server --version | sed 's/^Redis server //')"
+  echo "jdk=$(java -version 2>&1 | head -2 | tail -1)"
+  if [[ "$DRIVER" == wrk ]]; then
+    echo "driver=wrk ($(wrk -v 2>&1 | head -1 | awk '{print $2}')), Lua script benchmarks/wrk/bench.lua"
+  else
+    echo "driver=Java load generator (java.net.http, closed loop)"
+  fi
+  echo "library=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' pom.xml | head -1)"
+  echo "git=$(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- idempotency-core \
+    idempotency-spring-boot-starter 2>/dev/null || echo ' + uncommitted changes in core/starter')"
+  [[ -z "$PATCH_CLASSPATH" ]] || echo "patch=$PATCH_CLASSPATH"
+  echo "connections=$CONNECTIONS"
+  echo "threads=$THREADS"
+  echo "duration=$DURATION"
+  echo "warmup=$WARMUP"
+  echo "repetitions=$REPETITIONS"
+  echo "jmh-options=$JMH_OPTS"
+} > "$WORK/env.properties"
+
+# ---------------------------------------------------------------------------------------------------------------- JMH
+# The Redis-free set runs before Redis and the app start, so nothing else competes for the cores.
+run_jmh() {
+  local name=$1
+  shift
+  # shellcheck disable=SC2086
+  timeout 600 "${JAVA[@]}" org.openjdk.jmh.Main $JMH_OPTS -rf json -rff "$WORK/jmh-$name.json" "$@" \
+    > "$WORK/jmh-$name.log" 2>&1 || { tail -30 "$WORK/jmh-$name.log" >&2; log "JMH failed"; exit 1; }
+  grep -A200 '^Benchmark ' "$WORK/jmh-$name.log" | grep -v '^$' >&2 || true
+}
+if [[ "$SKIP_JMH" != 1 ]]; then
+  log "JMH without Redis: $JMH_INCLUDE ($JMH_OPTS)"
+  run_jmh local -e RedisClientBenchmarks "$JMH_INCLUDE"
+fi
+check_deadline
+
+# -------------------------------------------------------------------------------------------------- Redis and the app
+start_redis
+if [[ "$SKIP_JMH" != 1 ]]; then
+  log "JMH against Redis (one round trip, library vs Lettuce directly)"
+  run_jmh redis -jvmArgsAppend "-Dbench.redis.port=$REDIS_PORT" RedisClientBenchmarks
+fi
+start_app
+
+# ------------------------------------------------------------------------------------------------------------- load
+printf '# scenario\trepetition\tresult\tCPU used during the run\n' > "$WORK/load.tsv"
+: > "$WORK/warm.tsv"
+log "driver $DRIVER, $CONNECTIONS connections, $THREADS threads, ${DURATION}s runs after ${WARMUP}s warm-up, $REPETITIONS repetitions"
+log "warming the app up: every scenario for ${WARMUP}s"
+for scenario in "${SCENARIOS[@]}"; do
+  tokens=/dev/null
+  if [[ "$scenario" == token ]]; then
+    tokens="$WORK/tokens-warm0.txt"
+    issue_tokens "$WARMUP" "$tokens" "$(requests_per_second "$WORK/warm.tsv" baseline 0)"
+  fi
+  printf '%s\t0\t%s\n' "$scenario" "$(drive "$scenario" "$WARMUP" "warm0-$scenario" "$tokens")" >> "$WORK/warm.tsv"
+done
+
+for rep in $(seq 1 "$REPETITIONS"); do
+  for scenario in "${SCENARIOS[@]}"; do
+    warm_tokens=/dev/null
+    tokens=/dev/null
+    if [[ "$scenario" == token ]]; then
+      rate=$(requests_per_second "$WORK/load.tsv" baseline "$rep")
+      warm_tokens="$WORK/tokens-warm$rep.txt"
+      tokens="$WORK/tokens-$rep.txt"
+      issue_tokens "$WARMUP" "$warm_tokens" "$rate"
+      issue_tokens "$DURATION" "$tokens" "$rate"
+    fi
+    drive "$scenario" "$WARMUP" "w$rep-$scenario" "$warm_tokens" > /dev/null
+    app_before=$(cpu_us "$APP_PID"); redis_before=$(cpu_us "$REDIS_PID"); machine_before=$(machine_cpu_us)
+    result=$(drive "$scenario" "$DURATION" "r$rep-$scenario" "$tokens")
+    cpu="app_cpu_us=$(( $(cpu_us "$APP_PID") - app_before )) redis_cpu_us=$(( $(cpu_us "$REDIS_PID") - redis_before ))"
+    cpu="$cpu machine_cpu_us=$(( $(machine_cpu_us) - machine_before ))"
+    printf '%s\t%s\t%s\t%s\n' "$scenario" "$rep" "$result" "$cpu" >> "$WORK/load.tsv"
+    log "rep $rep $scenario: $result $cpu"
+    if [[ "$scenario" == token ]]; then
+      rm -f -- "$warm_tokens" "$tokens"
+    fi
+  done
+done
+
+# ------------------------------------------------------------------------------------------------------- Redis cost
+log "measuring Redis cost per request"
+timeout 120 "${JAVA[@]}" dev.idempotency.bench.redis.RedisCostProbe --redis-port "$REDIS_PORT" --url "$APP_URL" \
+  --out "$WORK/cost.properties" > "$WORK/cost.log"
+
+stop "$APP_PID"
+APP_PID=""
+stop "$REDIS_PID"
+REDIS_PID=""
+
+# ----------------------------------------------------------------------------------------------------------- report
+mkdir -p "$(dirname "$OUT")"
+log "writing $OUT"
+"${JAVA[@]}" dev.idempotency.bench.report.BenchReport --results "$WORK/load.tsv" --redis-cost "$WORK/cost.properties" \
+  --jmh "$WORK/jmh-local.json,$WORK/jmh-redis.json" --env "$WORK/env.properties" --findings "$HERE/findings.md" \
+  --out "$OUT"

@@ -1,0 +1,154 @@
+package dev.idempotency.bench.report;
+
+import dev.idempotency.bench.load.LoadResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The HTTP runs of one harness run: per scenario and repetition, one {@link LoadResult}. Ratios are taken per
+ * repetition against that repetition's baseline, then the median over repetitions, so that slow drift of a noisy
+ * machine cancels out.
+ */
+public final class LoadRuns {
+
+    /** The scenario every other one is compared with. */
+    public static final String BASELINE = "baseline";
+
+    private final Map<String, Map<Integer, LoadResult>> runs = new LinkedHashMap<>();
+    private final Map<String, Map<Integer, CpuUsage>> cpu = new LinkedHashMap<>();
+
+    /**
+     * CPU time used while one run lasted, in microseconds.
+     *
+     * @param app the bench app's process
+     * @param redis the Redis server's process
+     * @param machine all cores, every process (the load driver included)
+     */
+    public record CpuUsage(long app, long redis, long machine) {
+
+        /** Parses {@code app_cpu_us=.. redis_cpu_us=.. machine_cpu_us=..}. */
+        static CpuUsage parse(String text) {
+            Map<String, Long> values = new java.util.HashMap<>();
+            for (String field : text.trim().split("\\s+")) {
+                String[] pair = field.split("=", 2);
+                if (pair.length == 2) {
+                    values.put(pair[0], Long.parseLong(pair[1]));
+                }
+            }
+            return new CpuUsage(
+                    values.getOrDefault("app_cpu_us", 0L),
+                    values.getOrDefault("redis_cpu_us", 0L),
+                    values.getOrDefault("machine_cpu_us", 0L));
+        }
+    }
+
+    /**
+     * Parses lines {@code scenario<TAB>repetition<TAB>WRK_RESULT ...[<TAB>app_cpu_us=.. redis_cpu_us=..
+     * machine_cpu_us=..]}; blank lines and lines starting with {@code #} are skipped.
+     */
+    public static LoadRuns parse(List<String> lines) {
+        LoadRuns parsed = new LoadRuns();
+        for (String line : lines) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] fields = line.split("\t", 4);
+            if (fields.length < 3) {
+                throw new IllegalArgumentException("Expected scenario, repetition and result: " + line);
+            }
+            int repetition = Integer.parseInt(fields[1].trim());
+            parsed.add(fields[0], repetition, LoadResult.parse(fields[2]));
+            if (fields.length == 4) {
+                parsed.cpu
+                        .computeIfAbsent(fields[0], name -> new LinkedHashMap<>())
+                        .put(repetition, CpuUsage.parse(fields[3]));
+            }
+        }
+        return parsed;
+    }
+
+    /** Records one run. */
+    public void add(String scenario, int repetition, LoadResult result) {
+        runs.computeIfAbsent(scenario, name -> new LinkedHashMap<>()).put(repetition, result);
+    }
+
+    /** Scenarios in the order they were first seen. */
+    public List<String> scenarios() {
+        return new ArrayList<>(runs.keySet());
+    }
+
+    /** Median requests per second. */
+    public double requestsPerSecond(String scenario) {
+        return median(scenario, LoadResult::requestsPerSecond);
+    }
+
+    /** Median of the per-repetition medians, in microseconds. */
+    public double p50Micros(String scenario) {
+        return median(scenario, result -> (double) result.p50Micros());
+    }
+
+    /** Median of the per-repetition 99th percentiles, in microseconds. */
+    public double p99Micros(String scenario) {
+        return median(scenario, result -> (double) result.p99Micros());
+    }
+
+    /** Errors summed over all repetitions. */
+    public long errors(String scenario) {
+        return runs.getOrDefault(scenario, Map.of()).values().stream()
+                .mapToLong(LoadResult::errors)
+                .sum();
+    }
+
+    /** Median over repetitions of this scenario's req/s divided by the baseline's req/s in the same repetition. */
+    public double ratio(String scenario) {
+        Map<Integer, LoadResult> baseline = runs.getOrDefault(BASELINE, Map.of());
+        List<Double> ratios = new ArrayList<>();
+        runs.getOrDefault(scenario, Map.of()).forEach((repetition, result) -> {
+            LoadResult reference = baseline.get(repetition);
+            if (reference != null && reference.requestsPerSecond() > 0) {
+                ratios.add(result.requestsPerSecond() / reference.requestsPerSecond());
+            }
+        });
+        return Stats.median(ratios);
+    }
+
+    /** Median CPU time of the bench app per request, in microseconds; {@code NaN} when not measured. */
+    public double appCpuPerRequest(String scenario) {
+        return cpuPerRequest(scenario, CpuUsage::app);
+    }
+
+    /** Median CPU time of Redis per request, in microseconds. */
+    public double redisCpuPerRequest(String scenario) {
+        return cpuPerRequest(scenario, CpuUsage::redis);
+    }
+
+    /** Median CPU time of everything else (the load driver, the OS) per request, in microseconds. */
+    public double otherCpuPerRequest(String scenario) {
+        return cpuPerRequest(scenario, usage -> usage.machine() - usage.app() - usage.redis());
+    }
+
+    private double cpuPerRequest(String scenario, java.util.function.ToLongFunction<CpuUsage> metric) {
+        List<Double> values = new ArrayList<>();
+        Map<Integer, LoadResult> results = runs.getOrDefault(scenario, Map.of());
+        cpu.getOrDefault(scenario, Map.of()).forEach((repetition, usage) -> {
+            LoadResult result = results.get(repetition);
+            if (result != null && result.requests() > 0) {
+                values.add(metric.applyAsLong(usage) / (double) result.requests());
+            }
+        });
+        return Stats.median(values);
+    }
+
+    /** How many repetitions the scenario has. */
+    public int repetitions(String scenario) {
+        return runs.getOrDefault(scenario, Map.of()).size();
+    }
+
+    private double median(String scenario, java.util.function.ToDoubleFunction<LoadResult> metric) {
+        List<Double> values = new ArrayList<>();
+        runs.getOrDefault(scenario, Map.of()).values().forEach(result -> values.add(metric.applyAsDouble(result)));
+        return Stats.median(values);
+    }
+}

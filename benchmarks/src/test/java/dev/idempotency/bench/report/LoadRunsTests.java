@@ -1,0 +1,70 @@
+package dev.idempotency.bench.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LoadRunsTests {
+
+    private static String line(String scenario, int repetition, long requests) {
+        return scenario + "\t" + repetition + "\tWRK_RESULT requests=" + requests
+                + " duration_us=10000000 errors=0 p50_us=1000 p99_us=3000";
+    }
+
+    @Test
+    void ratioIsTheMedianOfPerRepetitionRatios() {
+        LoadRuns runs = LoadRuns.parse(List.of(
+                "# scenario repetition result",
+                line("baseline", 1, 100_000),
+                line("lock", 1, 70_000),
+                line("baseline", 2, 50_000),
+                line("lock", 2, 40_000),
+                line("baseline", 3, 100_000),
+                line("lock", 3, 60_000)));
+        // per repetition: 0.70, 0.80, 0.60 -> median 0.70 (the ratio of medians would be 0.60)
+        assertThat(runs.ratio("lock")).isCloseTo(0.70, within(1e-9));
+        assertThat(runs.requestsPerSecond("baseline")).isCloseTo(10_000, within(1e-6));
+        assertThat(runs.repetitions("lock")).isEqualTo(3);
+        assertThat(runs.scenarios()).containsExactly("baseline", "lock");
+    }
+
+    @Test
+    void cpuPerRequestComesFromTheOptionalFourthColumn() {
+        LoadRuns runs = LoadRuns.parse(List.of(
+                line("baseline", 1, 1000) + "\tapp_cpu_us=150000 redis_cpu_us=20000 machine_cpu_us=200000",
+                line("lock", 1, 1000)));
+        assertThat(runs.appCpuPerRequest("baseline")).isEqualTo(150.0);
+        assertThat(runs.redisCpuPerRequest("baseline")).isEqualTo(20.0);
+        assertThat(runs.otherCpuPerRequest("baseline")).isEqualTo(30.0);
+        assertThat(runs.appCpuPerRequest("lock")).isNaN();
+    }
+
+    @Test
+    void missingScenarioHasNoRatio() {
+        LoadRuns runs = LoadRuns.parse(List.of(line("baseline", 1, 100)));
+        assertThat(runs.ratio("token")).isNaN();
+        assertThat(Stats.format(runs.ratio("token"), 2)).isEqualTo("n/a");
+    }
+
+    @Test
+    void ratioLineHasEveryScenarioWithTwoDecimals() {
+        LoadRuns runs = LoadRuns.parse(List.of(
+                line("baseline", 1, 1000),
+                line("request-id-first", 1, 700),
+                line("request-id-dup", 1, 900),
+                line("token", 1, 800),
+                line("lock", 1, 650),
+                line("handwritten-first", 1, 750)));
+        assertThat(BenchReport.ratioLine(runs))
+                .isEqualTo(
+                        "ratio request-id-first=0.70 request-id-dup=0.90 token=0.80 lock=0.65 handwritten-first=0.75");
+    }
+
+    @Test
+    void medianOfEvenCountIsTheMeanOfTheMiddle() {
+        assertThat(Stats.median(List.of(4.0, 1.0, 3.0, 2.0))).isEqualTo(2.5);
+        assertThat(Stats.median(List.of())).isNaN();
+    }
+}

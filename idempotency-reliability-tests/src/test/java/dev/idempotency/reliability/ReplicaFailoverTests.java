@@ -1,0 +1,367 @@
+package dev.idempotency.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.requestid.ClaimOutcome;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.requestid.RequestIdStore;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.support.LeaseRenewer;
+import dev.idempotency.support.RedisGateway;
+import dev.idempotency.testsupport.RedisReplicaPair;
+import dev.idempotency.testsupport.RedisServer;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Scenario 8: a replica is promoted (REPLICAOF NO ONE, as Sentinel or an operator would) right after a claim (or a
+ * completion) was acknowledged, and the duplicate goes to the new master. Each attempt is one failover: claim on the
+ * master, promote the replica, send the duplicate to it, then make the old master a replica of the new one and swap
+ * roles. A raw {@link FaultProxy} can carry the replication link to give it latency, as between availability zones.
+ */
+@ReliabilityTest
+class ReplicaFailoverTests {
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Duration WAIT_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration LINK_DELAY = Duration.ofMillis(2);
+
+    private final RedisKeys keys = new RedisKeys("failover:" + UUID.randomUUID() + ":");
+
+    @Test
+    @Scenario(
+            id = "8a",
+            title = "Replica promoted between a claim and its duplicate, no WAIT, localhost link (200 failovers)",
+            expected = "replication is asynchronous: a duplicate can run; measured, not asserted")
+    @Scenario(
+            id = "8b",
+            title = "Same, no WAIT, replication link with 2 ms one-way delay (100 failovers)",
+            expected = "claims not yet replicated are lost in the failover and their duplicates run; measured")
+    @Scenario(
+            id = "8c",
+            title = "Same, wait-for-replicas = 1 (timeout 200 ms), link with 2 ms delay (100 failovers)",
+            expected = "every acknowledged claim is on the promoted replica: duplicates 0")
+    void failoverBetweenAClaimAndItsDuplicate(RedisReplicaPair pair) {
+        ReliabilityReport.redisVersion(pair.master().version());
+        try (Node a = new Node(pair.master());
+                Node b = new Node(pair.replica());
+                FaultProxy toA = FaultProxy.startRaw(a.server.host(), a.server.port());
+                FaultProxy toB = FaultProxy.startRaw(b.server.host(), b.server.port());
+                LeaseRenewer renewer = new LeaseRenewer()) {
+            a.link = toA;
+            b.link = toB;
+            Failovers direct = new Failovers(a, b, false, 0, renewer);
+            direct.claims("direct", 200);
+            ReliabilityReport.measured("8a", direct.toString());
+
+            toA.delay(LINK_DELAY);
+            toB.delay(LINK_DELAY);
+            Failovers delayed = new Failovers(direct.master, direct.replica, true, 0, renewer);
+            delayed.reattach(); // the replica now follows its master through the delayed link
+            delayed.claims("delayed", 100);
+            ReliabilityReport.measured("8b", delayed.toString());
+
+            Failovers confirmed = new Failovers(delayed.master, delayed.replica, true, 1, renewer);
+            confirmed.claims("wait", 100);
+            ReliabilityReport.measured("8c", confirmed.toString());
+
+            assertThat(direct.unexpected + delayed.unexpected + confirmed.unexpected)
+                    .as("outcomes other than acquired, replay, in progress or 503")
+                    .isZero();
+            assertThat(delayed.duplicates)
+                    .as("without WAIT a lagging replica loses claims (shows the test can see duplicates)")
+                    .isPositive();
+            assertThat(confirmed.claimed).as("claims confirmed by the replica").isPositive();
+            assertThat(confirmed.duplicates)
+                    .as("duplicates with wait-for-replicas")
+                    .isZero();
+        }
+    }
+
+    @Test
+    @Scenario(
+            id = "8e",
+            title = "wait-for-replicas = 1, link with 2 ms delay: replica promoted right after the work completed"
+                    + " (100 failovers, lease 1 s)",
+            expected = "duplicates 0: the duplicate gets the stored result, not a claim that expires and lets the"
+                    + " work run again")
+    void failoverBetweenACompletionAndItsDuplicate(RedisReplicaPair pair) {
+        ReliabilityReport.redisVersion(pair.master().version());
+        try (Node a = new Node(pair.master());
+                Node b = new Node(pair.replica());
+                FaultProxy toA = FaultProxy.startRaw(a.server.host(), a.server.port());
+                FaultProxy toB = FaultProxy.startRaw(b.server.host(), b.server.port());
+                LeaseRenewer renewer = new LeaseRenewer()) {
+            a.link = toA;
+            b.link = toB;
+            toA.delay(LINK_DELAY);
+            toB.delay(LINK_DELAY);
+            Failovers completed = new Failovers(a, b, true, 1, renewer);
+            completed.reattach();
+            completed.completions("complete", 100);
+            ReliabilityReport.measured("8e", completed.toString());
+            assertThat(completed.unexpected).as("unexpected outcomes").isZero();
+            assertThat(completed.claimed).as("completed calls").isPositive();
+            assertThat(completed.duplicates)
+                    .as("claims lost despite wait-for-replicas")
+                    .isZero();
+            assertThat(completed.reExecuted)
+                    .as("DEFECT if not 0: with wait-for-replicas, a completion lost in a failover leaves the claim"
+                            + " behind, and the work runs again once its lease ends")
+                    .isZero();
+        }
+    }
+
+    @Test
+    @Scenario(
+            id = "8d",
+            title = "wait-for-replicas = 1 over HTTP with the replica paused (SIGSTOP)",
+            expected = "the unconfirmed claim is released and answered 503, nothing runs; after resume the same key"
+                    + " runs once")
+    void unconfirmedClaimIsReleasedAndRefused(RedisReplicaPair pair) {
+        ReliabilityReport.redisVersion(pair.master().version());
+        RedisServer master = pair.master();
+        try (App app = App.start(
+                        master.host(),
+                        master.port(),
+                        "idempotency.redis.wait-for-replicas=1",
+                        "idempotency.redis.wait-for-replicas-timeout=200ms");
+                RedisAdmin admin = new RedisAdmin(master.host(), master.port())) {
+            String key = UUID.randomUUID().toString();
+            String recordKey = new RedisKeys("idempotency:").requestId("", "POST /orders", key);
+            assertThat(post(app, UUID.randomUUID().toString()).status()).isEqualTo(201);
+
+            pair.replica().pause();
+            Http.Response refused;
+            boolean claimLeftBehind;
+            try {
+                refused = post(app, key);
+                claimLeftBehind = admin.exists(recordKey);
+            } finally {
+                pair.replica().resume();
+            }
+            int executionsWhilePaused = app.endpoints().executions("orders", key);
+            Http.Response afterResume = post(app, key);
+            Http.Response duplicate = post(app, key);
+            ReliabilityReport.measured(
+                    "8d",
+                    "replica paused: " + refused.status() + ", claim left in Redis: " + claimLeftBehind
+                            + ", executions " + executionsWhilePaused + "; after resume: " + afterResume.status()
+                            + ", duplicate " + duplicate.status() + (duplicate.replayed() ? " replayed" : "")
+                            + "; executions " + app.endpoints().executions("orders", key));
+            assertThat(refused.status()).as("claim not confirmed by a replica").isEqualTo(503);
+            assertThat(claimLeftBehind).as("the unconfirmed claim is released").isFalse();
+            assertThat(executionsWhilePaused).isZero();
+            assertThat(afterResume.status()).isEqualTo(201);
+            assertThat(duplicate.replayed()).isTrue();
+            assertThat(app.endpoints().executions("orders", key)).isEqualTo(1);
+        }
+    }
+
+    private static Http.Response post(App app, String key) {
+        return app.http().post("/orders", "{\"item\":\"book\"}", "Idempotency-Key", key);
+    }
+
+    /** One server with its own connection and admin access; its role changes with every failover. */
+    private static final class Node implements AutoCloseable {
+
+        final RedisServer server;
+        final LettuceConnectionFactory factory;
+        final RedisGateway redis;
+        final RedisAdmin admin;
+        /** Stores made once: a store asks the server's version on its first claim. */
+        final RequestIdStore plain;
+
+        final RequestIdStore confirmed;
+        FaultProxy link;
+
+        Node(RedisServer server) {
+            this.server = server;
+            this.factory = CoreStack.standalone(server.host(), server.port(), Duration.ofSeconds(2));
+            this.redis = new RedisGateway(factory);
+            this.admin = new RedisAdmin(server.host(), server.port());
+            this.plain = new RequestIdStore(redis);
+            this.confirmed = new RequestIdStore(redis, 1, WAIT_TIMEOUT);
+        }
+
+        RequestIdStore store(int waitForReplicas) {
+            return waitForReplicas == 0 ? plain : confirmed;
+        }
+
+        String replication() {
+            return admin.info("replication");
+        }
+
+        @Override
+        public void close() {
+            factory.destroy();
+            admin.close();
+        }
+    }
+
+    /** A series of failovers between two nodes, counting what the duplicates found. */
+    private final class Failovers {
+
+        private static final Duration SHORT_LEASE = Duration.ofSeconds(1);
+
+        Node master;
+        Node replica;
+        final boolean throughLink;
+        final int waitForReplicas;
+        final LeaseRenewer renewer;
+        int attempts;
+        int claimed;
+        int refused;
+        int duplicates;
+        int lostCompletions;
+        int reExecuted;
+        int unexpected;
+        boolean completing;
+        long millis;
+
+        Failovers(Node master, Node replica, boolean throughLink, int waitForReplicas, LeaseRenewer renewer) {
+            this.master = master;
+            this.replica = replica;
+            this.throughLink = throughLink;
+            this.waitForReplicas = waitForReplicas;
+            this.renewer = renewer;
+        }
+
+        /** Each attempt: claim on the master, promote the replica, send the duplicate claim there. */
+        void claims(String name, int count) {
+            long start = System.nanoTime();
+            for (int i = 0; i < count; i++) {
+                attempts++;
+                String key = keys.requestId("", "op", name + "-" + i);
+                ClaimOutcome first;
+                try {
+                    first = master.store(waitForReplicas).claim(key, null, LEASE);
+                } catch (IdempotencyStoreUnavailableException ex) {
+                    refused++;
+                    continue;
+                }
+                if (!(first instanceof ClaimOutcome.Acquired)) {
+                    unexpected++;
+                    continue;
+                }
+                claimed++;
+                ClaimOutcome duplicate = failOverAndClaim(key, LEASE);
+                if (duplicate instanceof ClaimOutcome.Acquired) {
+                    duplicates++;
+                } else if (!(duplicate instanceof ClaimOutcome.InProgress)) {
+                    unexpected++;
+                }
+                swapRoles();
+            }
+            millis = (System.nanoTime() - start) / 1_000_000;
+        }
+
+        /**
+         * Each attempt: run the work to completion on the master, promote the replica, send the duplicate there. Once
+         * all are done and the claims' leases have ended, every key whose duplicate found the claim instead of the
+         * result is sent once more, to count how many really run again.
+         */
+        void completions(String name, int count) {
+            completing = true;
+            long start = System.nanoTime();
+            Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+            List<String> lost = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                attempts++;
+                String key = keys.requestId("", "op", name + "-" + i);
+                try {
+                    run(master.store(waitForReplicas), key, runs);
+                } catch (IdempotencyStoreUnavailableException ex) {
+                    refused++;
+                    continue;
+                }
+                claimed++;
+                ClaimOutcome duplicate = failOverAndClaim(key, SHORT_LEASE);
+                if (duplicate instanceof ClaimOutcome.InProgress) {
+                    lostCompletions++;
+                    lost.add(key);
+                } else if (duplicate instanceof ClaimOutcome.Acquired) {
+                    duplicates++;
+                } else if (!(duplicate instanceof ClaimOutcome.Replay)) {
+                    unexpected++;
+                }
+                swapRoles();
+            }
+            Load.sleep(SHORT_LEASE.toMillis() + 200);
+            for (String key : lost) {
+                run(master.plain, key, runs);
+            }
+            reExecuted = (int) runs.values().stream().filter(n -> n.get() > 1).count();
+            millis = (System.nanoTime() - start) / 1_000_000;
+        }
+
+        private void run(RequestIdStore store, String key, Map<String, AtomicInteger> runs) {
+            new RequestIdExecutor(store, renewer)
+                    .execute(
+                            new RequestIdCall(key, null, Duration.ofHours(1), SHORT_LEASE, Duration.ZERO),
+                            () -> "run-"
+                                    + runs.computeIfAbsent(key, k -> new AtomicInteger())
+                                            .incrementAndGet(),
+                            ResultCodec.utf8());
+        }
+
+        private ClaimOutcome failOverAndClaim(String key, Duration lease) {
+            replica.admin.call(RedisCommands::replicaofNoOne);
+            return replica.plain.claim(key, null, lease);
+        }
+
+        private void swapRoles() {
+            Node promoted = replica;
+            replica = master;
+            master = promoted;
+            reattach();
+        }
+
+        /** Makes the replica follow the master (through the master's delaying link when asked), and waits for it. */
+        void reattach() {
+            int port = throughLink ? master.link.port() : master.server.port();
+            replica.admin.call(commands -> commands.replicaof("127.0.0.1", port));
+            boolean linked = Load.await(Duration.ofSeconds(10), 2, () -> {
+                String replicaInfo = replica.replication();
+                String masterInfo = master.replication();
+                return "up".equals(RedisAdmin.field(replicaInfo, "master_link_status"))
+                        && "1".equals(RedisAdmin.field(masterInfo, "connected_slaves"))
+                        && RedisAdmin.field(masterInfo, "slave0").contains("state=online");
+            });
+            if (!linked) {
+                throw new IllegalStateException("replica did not link up: " + replica.replication());
+            }
+        }
+
+        @Override
+        public String toString() {
+            String outcome = completing
+                    ? claimed + " calls completed, " + refused + " refused with 503; the duplicate on the promoted"
+                            + " replica found the stored result " + (claimed - lostCompletions - duplicates)
+                            + " times, only the claim " + lostCompletions + " times ("
+                            + percent(lostCompletions, claimed)
+                            + "), nothing " + duplicates + " times; after the lease " + reExecuted
+                            + " of those keys ran the work again"
+                    : claimed + " claims acknowledged, " + refused + " refused with 503, " + duplicates
+                            + " duplicates ran on the promoted replica (" + percent(duplicates, claimed)
+                            + " of acknowledged claims)";
+            return attempts + " failovers: " + outcome
+                    + (unexpected > 0 ? ", " + unexpected + " unexpected outcomes" : "") + "; " + millis + " ms";
+        }
+    }
+
+    private static String percent(int part, int whole) {
+        return whole == 0 ? "n/a" : String.format("%.1f%%", 100.0 * part / whole);
+    }
+}
