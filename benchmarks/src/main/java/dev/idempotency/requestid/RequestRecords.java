@@ -16,9 +16,9 @@ public final class RequestRecords {
         return RequestRecord.inProgress(owner, fingerprint);
     }
 
-    /** The complete script's value: header plus the encoded result. */
-    public static byte[] completed(String owner, String fingerprint, byte[] result) {
-        return RequestRecord.completed(owner, fingerprint, result);
+    /** The complete script's value: header plus the encoded result (a completed record keeps no owner). */
+    public static byte[] completed(String fingerprint, byte[] result) {
+        return RequestRecord.completed(fingerprint, result);
     }
 
     /** The owned prefix the guarded scripts compare. */

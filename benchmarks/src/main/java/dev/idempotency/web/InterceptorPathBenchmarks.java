@@ -60,7 +60,7 @@ public class InterceptorPathBenchmarks {
         CallBinding binding = call.bindings.bind(call.operation, call.invocation);
         ResultCodec<@Nullable Object> codec = binding.resultCodec();
         byte[] response = codec.encode(call.echo);
-        storedRecord = RequestRecords.completed(Owners.next(), binding.fingerprint(), response);
+        storedRecord = RequestRecords.completed(binding.fingerprint(), response);
         lockKey = KeyExpression.parse("#body.id");
     }
 
@@ -87,7 +87,7 @@ public class InterceptorPathBenchmarks {
         renewal.cancel();
         byte[] encoded = codec.shouldStore(result) ? codec.encode(result) : null;
         blackhole.consume(RequestRecords.ownedPrefix(owner));
-        blackhole.consume(RequestRecords.completed(owner, request.fingerprint(), encoded));
+        blackhole.consume(RequestRecords.completed(request.fingerprint(), encoded));
         blackhole.consume(RequestRecords.millis(request.ttl()));
         return result;
     }
