@@ -1,6 +1,7 @@
 package dev.idempotency.support;
 
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /** Reads the Redis server version once, to use commands newer servers offer. */
 public final class ServerVersion {
@@ -29,8 +30,11 @@ public final class ServerVersion {
         }
     }
 
-    /** A cluster connection prefixes every entry with its node ({@code host:port.redis_version}); any node's serves. */
-    static String find(Properties info, String name) {
+    /**
+     * An entry of Redis {@code INFO}. A cluster connection prefixes every entry with its node
+     * ({@code host:port.redis_version}); any node's serves.
+     */
+    public static @Nullable String find(Properties info, String name) {
         String direct = info.getProperty(name);
         if (direct != null) {
             return direct.trim();

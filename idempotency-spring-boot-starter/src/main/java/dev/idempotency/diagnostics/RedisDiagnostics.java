@@ -1,6 +1,7 @@
 package dev.idempotency.diagnostics;
 
 import dev.idempotency.support.RedisGateway;
+import dev.idempotency.support.ServerVersion;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -35,18 +36,8 @@ public final class RedisDiagnostics {
                 value(all, "rdb_last_save_time"));
     }
 
-    /** A cluster connection prefixes every entry with its node ({@code host:port.redis_version}); take any node's. */
     private static @Nullable String value(Properties info, String name) {
-        String direct = info.getProperty(name);
-        if (direct != null) {
-            return direct.trim();
-        }
-        for (String key : info.stringPropertyNames()) {
-            if (key.endsWith("." + name)) {
-                return info.getProperty(key).trim();
-            }
-        }
-        return null;
+        return ServerVersion.find(info, name);
     }
 
     /**
