@@ -31,4 +31,11 @@ public @interface Idempotent {
 
     /** Name of a block under {@code idempotency.policies} whose settings apply to this method. */
     String policy() default "";
+
+    /**
+     * Names the operation that keys are scoped by. Empty: the HTTP method and route pattern of a handler, or the
+     * target class and method signature of any other bean method. Give two methods the same name when they must share
+     * records on purpose.
+     */
+    String operation() default "";
 }

@@ -1,5 +1,6 @@
 package dev.idempotency.key;
 
+import dev.idempotency.internal.KeyDigests;
 import org.springframework.util.Assert;
 
 /**

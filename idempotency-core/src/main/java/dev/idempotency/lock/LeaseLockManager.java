@@ -1,214 +1,203 @@
 package dev.idempotency.lock;
 
+import dev.idempotency.CheckedSupplier;
 import dev.idempotency.LockBusyException;
-import dev.idempotency.LockLostException;
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.Durations;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.internal.lease.Owners;
+import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
-import dev.idempotency.support.CheckedSupplier;
-import dev.idempotency.support.Durations;
-import dev.idempotency.support.LeaseRenewer;
-import dev.idempotency.support.Owners;
-import dev.idempotency.support.RedisGateway;
-import java.nio.charset.StandardCharsets;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.spi.StoreListener;
+import dev.idempotency.spi.StrategyRunner;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.script.RedisScript;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Lease locks on resource keys: {@code SET NX PX} with an owner value, a fencing token from {@code INCR} in the same
- * cluster slot, watchdog renewal at a third of the lease, compare-and-delete release, re-entry by the holding thread,
- * and waiters woken by the release itself.
+ * The {@code LOCK} strategy: lease locks on resource keys with {@code SET NX PX} and an owner value, a fencing token
+ * from the same cluster slot, watchdog renewal at a third of the lease, compare-and-delete release, re-entry by the
+ * holding thread, and waiters woken by the release itself. Usable without annotations:
+ *
+ * <pre>{@code
+ * Stock stock = locks.callLocked(sku, Duration.ofSeconds(30), Duration.ofSeconds(2), () -> inventory.reserve(sku));
+ * }</pre>
  */
-public final class LeaseLockManager implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(LeaseLockManager.class);
-
-    /**
-     * How long a fencing counter outlives its last acquisition, at least. Tokens also take the Redis clock (in
-     * microseconds) as their floor, so they keep increasing after the counter expires; the counter only has to bridge
-     * acquisitions closer than the clock can tell apart, and a short retention keeps Redis memory small.
-     */
-    static final Duration MIN_FENCE_RETENTION = Duration.ofMinutes(1);
+public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseable {
 
     /** Waiters re-check at least this often, in case a release message was missed. */
-    private static final long FALLBACK_POLL_MILLIS = 250;
+    private static final Duration FALLBACK_POLL = Duration.ofMillis(250);
 
-    /**
-     * KEYS[1] lock, KEYS[2] fencing counter; ARGV[1] owner, ARGV[2] lease ms, ARGV[3] fence retention ms. Returns the
-     * new fencing token (> 0): one more than the last, and never below the Redis clock in microseconds, so tokens
-     * increase even after the counter expired. Returns minus the remaining lease in ms when the lock is busy.
-     */
-    private static final RedisScript<Long> ACQUIRE = RedisScript.of("""
-            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-              local now = redis.call('TIME')
-              local last = tonumber(redis.call('GET', KEYS[2]) or '0')
-              local fence = math.max(last + 1, now[1] * 1000000 + now[2])
-              redis.call('SET', KEYS[2], string.format('%.0f', fence), 'PX', ARGV[3])
-              return fence
-            end
-            return -math.max(redis.call('PTTL', KEYS[1]), 1)
-            """, Long.class);
-
-    /** KEYS[1] lock; ARGV[1] owner, ARGV[2] release channel. Deletes only the owner's lock and wakes waiters. */
-    private static final RedisScript<Long> RELEASE = RedisScript.of("""
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              redis.call('DEL', KEYS[1])
-              redis.call('PUBLISH', ARGV[2], KEYS[1])
-              return 1
-            end
-            return 0
-            """, Long.class);
-
-    /** KEYS[1] lock; ARGV[1] owner, ARGV[2] lease ms. 1 when extended, 0 when the lock is no longer the owner's. */
-    private static final RedisScript<Long> RENEW = RedisScript.of("""
-            if redis.call('GET', KEYS[1]) == ARGV[1] then
-              return redis.call('PEXPIRE', KEYS[1], ARGV[2])
-            end
-            return 0
-            """, Long.class);
-
-    private final RedisGateway redis;
+    private final LockStore store;
     private final RedisKeys keys;
     private final LeaseRenewer renewer;
     private final LockReleaseSignals signals;
-    private final byte[] channel;
-    private final ConcurrentHashMap<String, LockHandle> held = new ConcurrentHashMap<>();
+    private final StoreListener listener;
+    private final ConcurrentHashMap<String, HeldLock> heldByThreads = new ConcurrentHashMap<>();
 
-    public LeaseLockManager(
-            RedisGateway redis, RedisConnectionFactory connectionFactory, RedisKeys keys, LeaseRenewer renewer) {
+    public LeaseLockManager(RedisGateway redis, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");
         Assert.notNull(renewer, "renewer must not be null");
-        this.redis = redis;
+        String channel = keys.lock("") + ":released";
+        this.store = new LockStore(redis, channel);
         this.keys = keys;
         this.renewer = renewer;
-        String channelName = keys.lock("") + ":released";
-        this.channel = channelName.getBytes(StandardCharsets.UTF_8);
-        this.signals = new LockReleaseSignals(connectionFactory, channelName);
+        this.listener = redis.listener();
+        this.signals = new LockReleaseSignals(redis, channel, scheduling);
+    }
+
+    @Override
+    public Strategy strategy() {
+        return Strategy.LOCK;
     }
 
     /**
-     * Acquires the lock on {@code resource}, waiting up to {@code wait} for a busy lock.
+     * Acquires the lock on {@code resource}, waiting up to {@code wait} for a busy lock; the holding thread may acquire
+     * it again (each acquisition is closed once).
      *
      * @throws LockBusyException when another holder keeps it past {@code wait}
      * @throws dev.idempotency.IdempotencyStoreUnavailableException when Redis fails
      */
     public LockHandle acquire(String resource, Duration lease, Duration wait) {
-        Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
-        String key = keys.lock(resource);
-        LockHandle mine = held.get(key);
-        if (mine != null && mine.isHeldBy(Thread.currentThread())) {
-            mine.enter();
-            return mine;
-        }
-        String owner = Owners.next();
-        long result = tryAcquire(key, owner, lease);
-        if (result <= 0 && Durations.isPositive(wait)) {
-            result = awaitAndAcquire(key, owner, lease, wait);
-        }
-        if (result <= 0) {
-            throw new LockBusyException("The lock on this resource is held by another caller", retryAfter(-result));
-        }
-        LockHandle handle = new LockHandle(this, resource, key, owner, result);
-        handle.renewal(renewer.schedule(lease, () -> renew(handle, lease), () -> {
-            handle.markLost();
-            log.warn("Lock on {} expired while held (fencing token {})", resource, handle.fencingToken());
-        }));
-        held.put(key, handle);
-        return handle;
+        return acquireBlocking(resource, lease, wait).handle();
     }
 
-    /** Runs {@code work} under the lock on {@code resource}; see {@link #acquire}. */
+    /**
+     * Runs {@code work} under the lock on {@code resource}. Once the work ran its result is returned: a lock lost
+     * meanwhile, or a release that fails, is logged and counted, and the lock expires with its lease.
+     */
     public <T, E extends Throwable> T callLocked(
             String resource, Duration lease, Duration wait, CheckedSupplier<T, E> work) throws E {
-        LockHandle handle = acquire(resource, lease, wait);
-        T result;
-        try {
-            result = work.get();
-        } catch (Throwable failure) {
-            try {
-                handle.close();
-            } catch (RuntimeException releaseFailure) {
-                failure.addSuppressed(releaseFailure);
-            }
-            throw failure;
-        }
-        handle.close();
-        return result;
+        return StrategyRunner.run(
+                () -> new Admission.Proceed(acquireBlocking(resource, lease, wait)), work, ResultCodec.none());
     }
 
     /** The lock on {@code resource} held by the current thread, if any (to read its fencing token deep in a call). */
     public Optional<LockHandle> heldByCurrentThread(String resource) {
-        LockHandle handle = held.get(keys.lock(resource));
-        return handle != null && handle.isHeldBy(Thread.currentThread()) ? Optional.of(handle) : Optional.empty();
+        HeldLock held = heldByThreads.get(keys.lock(resource));
+        return held != null && held.isHeldBy(Thread.currentThread()) ? Optional.of(held.handle()) : Optional.empty();
     }
 
-    void release(LockHandle handle) {
-        if (!handle.isHeldBy(Thread.currentThread())) {
-            throw new IllegalStateException("A lock can only be released by the thread that holds it");
-        }
-        if (!handle.exit()) {
-            return;
-        }
-        held.remove(handle.key(), handle);
-        handle.stopRenewal();
-        Long released = redis.script("release", RELEASE, List.of(handle.key()), bytes(handle.owner()), channel);
-        if (handle.isLost() || released == null || released == 0L) {
-            log.warn("Lock on {} was lost before release (fencing token {})", handle.resource(), handle.fencingToken());
-            throw new LockLostException("The lock on " + handle.resource() + " expired while held; fencing token "
-                    + handle.fencingToken() + " is stale");
-        }
+    @Override
+    public Admission admit(ProtectedCall call) {
+        return new Admission.Proceed(acquireBlocking(call.key(), call.lease(), call.maxWait()));
     }
 
-    private long tryAcquire(String key, String owner, Duration lease) {
-        Long result = redis.script(
-                "acquire",
-                ACQUIRE,
-                List.of(key, RedisKeys.fence(key)),
-                bytes(owner),
-                bytes(Long.toString(lease.toMillis())),
-                bytes(Long.toString(Math.max(MIN_FENCE_RETENTION.toMillis(), 2 * lease.toMillis()))));
-        return result == null ? -1 : result;
+    @Override
+    public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
+        return acquireAsync(call.key(), call.lease(), call.maxWait(), null).thenApply(Admission.Proceed::new);
     }
 
-    private long awaitAndAcquire(String key, String owner, Duration lease, Duration wait) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        LockReleaseSignals.Signal signal = signals.register(key);
-        try {
-            while (true) {
-                long seen = signal.generation();
-                long result = tryAcquire(key, owner, lease);
-                long left = (deadline - System.nanoTime()) / 1_000_000;
-                if (result > 0 || left <= 0) {
-                    return result;
-                }
-                signal.awaitChange(seen, Math.min(left, Math.min(-result, FALLBACK_POLL_MILLIS)));
+    private HeldLock acquireBlocking(String resource, Duration lease, Duration wait) {
+        String key = keys.lock(resource);
+        HeldLock mine = heldByThreads.get(key);
+        if (mine != null && mine.isHeldBy(Thread.currentThread())) {
+            mine.enter();
+            return mine;
+        }
+        HeldLock acquired = Futures.join(acquireAsync(resource, lease, wait, Thread.currentThread()));
+        heldByThreads.put(key, acquired);
+        return acquired;
+    }
+
+    private CompletableFuture<HeldLock> acquireAsync(
+            String resource, Duration lease, Duration wait, @Nullable Thread holder) {
+        Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
+        String key = keys.lock(resource);
+        String owner = Owners.next();
+        long sentAt = System.nanoTime();
+        return store.acquire(key, owner, lease).thenCompose(result -> {
+            if (result > 0) {
+                return CompletableFuture.completedFuture(held(resource, key, owner, result, lease, sentAt, holder));
             }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return -1;
-        } finally {
-            signals.unregister(key);
-        }
+            if (!Durations.isPositive(wait)) {
+                return CompletableFuture.failedFuture(busy(-result));
+            }
+            long deadline = System.nanoTime() + wait.toNanos();
+            return signals.subscribed().thenCompose(subscribed -> {
+                LockReleaseSignals.Signal signal = signals.register(key);
+                return awaitRelease(signal, resource, key, owner, lease, deadline, holder)
+                        .whenComplete((held, failure) -> signals.unregister(key));
+            });
+        });
     }
 
-    private boolean renew(LockHandle handle, Duration lease) {
-        Long renewed = redis.script(
-                "renew", RENEW, List.of(handle.key()), bytes(handle.owner()), bytes(Long.toString(lease.toMillis())));
-        return renewed != null && renewed == 1L;
+    /** Tries again whenever the lock is released (or the fallback interval passes) until acquired or too late. */
+    private CompletableFuture<HeldLock> awaitRelease(
+            LockReleaseSignals.Signal signal,
+            String resource,
+            String key,
+            String owner,
+            Duration lease,
+            long deadline,
+            @Nullable Thread holder) {
+        long seen = signal.generation();
+        long sentAt = System.nanoTime();
+        return store.acquire(key, owner, lease).thenCompose(result -> {
+            if (result > 0) {
+                return CompletableFuture.completedFuture(held(resource, key, owner, result, lease, sentAt, holder));
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return CompletableFuture.failedFuture(busy(-result));
+            }
+            long pause = Math.min(left, Math.min(Duration.ofMillis(-result).toNanos(), FALLBACK_POLL.toNanos()));
+            return signal.changeAfter(seen, Duration.ofNanos(pause))
+                    .thenCompose(changed -> awaitRelease(signal, resource, key, owner, lease, deadline, holder));
+        });
     }
 
-    private static Duration retryAfter(long remainingMillis) {
-        return Duration.ofSeconds(Math.max(1, (remainingMillis + 999) / 1000));
+    private HeldLock held(
+            String resource,
+            String key,
+            String owner,
+            long fencingToken,
+            Duration lease,
+            long sentAt,
+            @Nullable Thread holder) {
+        HeldLock held = new HeldLock(this, resource, key, owner, fencingToken, holder);
+        held.leased(renewer.start(
+                Strategy.LOCK,
+                key,
+                lease,
+                sentAt,
+                OptionalLong.of(fencingToken),
+                () -> store.renew(key, owner, lease),
+                () -> {}));
+        return held;
     }
 
-    private static byte[] bytes(String value) {
-        return value.getBytes(StandardCharsets.UTF_8);
+    /** Releases {@code held} in Redis: {@code true} when it was still this owner's lock. */
+    CompletableFuture<Boolean> release(HeldLock held) {
+        heldByThreads.remove(held.key(), held);
+        renewer.end(held.lease());
+        return store.release(held.key(), held.owner()).thenApply(released -> {
+            if (!released && !held.lease().isLost()) {
+                listener.onLeaseLost(Strategy.LOCK);
+            }
+            return released && !held.lease().isLost();
+        });
+    }
+
+    StoreListener listener() {
+        return listener;
+    }
+
+    private static LockBusyException busy(long remainingMillis) {
+        return new LockBusyException(
+                "The lock on this resource is held by another caller",
+                Duration.ofSeconds(Math.max(1, (remainingMillis + 999) / 1000)));
     }
 
     @Override

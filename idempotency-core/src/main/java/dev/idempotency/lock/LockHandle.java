@@ -1,30 +1,22 @@
 package dev.idempotency.lock;
 
-import dev.idempotency.support.LeaseRenewer;
-import org.jspecify.annotations.Nullable;
+import dev.idempotency.LockLostException;
+import dev.idempotency.internal.Futures;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A held lease lock. Close it to release; closing throws {@link dev.idempotency.LockLostException} when the lease ran
- * out (or was taken over) while it was held, so the holder learns its work may have overlapped another's.
+ * A held lease lock. Close it to release; closing throws {@link LockLostException} when the lease ran out (or was taken
+ * over) while it was held, so the holder learns its work may have overlapped another's.
  */
 public final class LockHandle implements AutoCloseable {
 
-    private final LeaseLockManager manager;
-    private final String resource;
-    private final String key;
-    private final String owner;
-    private final long fencingToken;
-    private final Thread holder = Thread.currentThread();
-    private int holds = 1;
-    private volatile boolean lost;
-    private LeaseRenewer.@Nullable Registration renewal;
+    private static final Logger log = LoggerFactory.getLogger(LockHandle.class);
 
-    LockHandle(LeaseLockManager manager, String resource, String key, String owner, long fencingToken) {
-        this.manager = manager;
-        this.resource = resource;
-        this.key = key;
-        this.owner = owner;
-        this.fencingToken = fencingToken;
+    private final HeldLock lock;
+
+    LockHandle(HeldLock lock) {
+        this.lock = lock;
     }
 
     /**
@@ -32,57 +24,39 @@ public final class LockHandle implements AutoCloseable {
      * protects so that it can reject writes from a holder whose lease ran out (a stale, lower token).
      */
     public long fencingToken() {
-        return fencingToken;
+        return lock.fencingToken();
     }
 
     /** The resource key this lock protects, as given by the caller. */
     public String resource() {
-        return resource;
+        return lock.resource();
     }
 
-    /** Whether the watchdog found the lease gone while this handle was held. */
+    /** Whether the lease was found lost (not renewed in time, or taken over) while this handle was held. */
     public boolean isLost() {
-        return lost;
+        return lock.lease().isLost();
     }
 
+    /**
+     * Releases the lock (or one level of re-entry).
+     *
+     * @throws LockLostException when the lock expired or was taken over while held
+     * @throws dev.idempotency.IdempotencyStoreUnavailableException when Redis fails; the lock then expires by itself
+     */
     @Override
     public void close() {
-        manager.release(this);
-    }
-
-    String key() {
-        return key;
-    }
-
-    String owner() {
-        return owner;
-    }
-
-    boolean isHeldBy(Thread thread) {
-        return holder == thread;
-    }
-
-    /** Re-entry by the holding thread. */
-    void enter() {
-        holds++;
-    }
-
-    /** Leaves one level; {@code true} when this was the outermost and the lock must now be released in Redis. */
-    boolean exit() {
-        return --holds == 0;
-    }
-
-    void markLost() {
-        lost = true;
-    }
-
-    void renewal(LeaseRenewer.Registration registration) {
-        this.renewal = registration;
-    }
-
-    void stopRenewal() {
-        if (renewal != null) {
-            renewal.cancel();
+        if (!lock.isHeldBy(Thread.currentThread())) {
+            throw new IllegalStateException("A lock can only be released by the thread that holds it");
         }
+        boolean released = Futures.join(lock.release());
+        if (!released || isLost()) {
+            log.warn("Lock on {} was lost before its release (fencing token {})", resource(), fencingToken());
+            throw new LockLostException(
+                    "The lock on " + resource() + " expired while held; fencing token " + fencingToken() + " is stale");
+        }
+    }
+
+    HeldLock lock() {
+        return lock;
     }
 }

@@ -6,5 +6,6 @@ package dev.idempotency.requestid;
  * @param recordKey the Redis key of the record
  * @param owner the owner id written into the record
  * @param fingerprint the payload fingerprint written into the record
+ * @param sentAt {@link System#nanoTime()} when the claim was sent, from which its lease surely runs
  */
-public record Claim(String recordKey, String owner, String fingerprint) {}
+record Claim(String recordKey, String owner, String fingerprint, long sentAt) {}

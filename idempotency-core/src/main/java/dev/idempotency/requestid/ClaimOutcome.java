@@ -1,13 +1,18 @@
 package dev.idempotency.requestid;
 
 /** What a claim found: this caller runs the work, replays a stored result, waits, or is told its payload differs. */
-public sealed interface ClaimOutcome {
+sealed interface ClaimOutcome {
 
     /** The key was free and now belongs to the caller, who runs the work and then completes or releases the claim. */
     record Acquired(Claim claim) implements ClaimOutcome {}
 
-    /** The work completed before; {@code result} is what it stored. */
-    record Replay(byte[] result) implements ClaimOutcome {}
+    /**
+     * The work completed before.
+     *
+     * @param result what it stored
+     * @param value the whole record as read, to discard exactly this record if its result cannot be decoded
+     */
+    record Replay(byte[] result, byte[] value) implements ClaimOutcome {}
 
     /** Another execution holds the key and has not finished. */
     record InProgress() implements ClaimOutcome {}

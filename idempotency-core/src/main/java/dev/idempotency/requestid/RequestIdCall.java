@@ -1,6 +1,6 @@
 package dev.idempotency.requestid;
 
-import dev.idempotency.support.Durations;
+import dev.idempotency.internal.Durations;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;

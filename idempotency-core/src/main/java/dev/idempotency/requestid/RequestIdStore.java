@@ -1,156 +1,92 @@
 package dev.idempotency.requestid;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.support.Durations;
-import dev.idempotency.support.Owners;
-import dev.idempotency.support.RedisGateway;
-import dev.idempotency.support.ServerVersion;
+import dev.idempotency.internal.lease.Owners;
+import dev.idempotency.internal.redis.LuaScript;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
+import dev.idempotency.internal.redis.ServerVersion;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.connection.RedisStringCommands.SetOption;
-import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.data.redis.core.types.Expiration;
-import org.springframework.util.Assert;
 
 /**
- * {@code REQUEST_ID} records in Redis: claim, complete, renew and release, each one round trip (one script on one key)
- * and the last three guarded by the claim's owner, so a stale execution can never overwrite another's record.
+ * {@code REQUEST_ID} records in Redis: claim, complete, renew and release, each one round trip (one command or one
+ * script on one key), the last three guarded by the claim's owner so a stale execution never overwrites another's
+ * record. With wait-for-replicas, claims and completions travel with their {@code WAIT} on dedicated connections.
  */
-public final class RequestIdStore {
+final class RequestIdStore {
 
     /**
      * For Redis before 7.0, where {@code SET NX GET} is refused. KEYS[1] record; ARGV[1] in-progress value, ARGV[2]
      * lease ms. Returns the existing value, or nil once claimed.
      */
-    private static final RedisScript<byte[]> CLAIM = RedisScript.of("""
+    private static final LuaScript CLAIM = LuaScript.of("""
             local existing = redis.call('GET', KEYS[1])
             if existing then return existing end
             redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
             return false
-            """, byte[].class);
+            """);
 
     /**
-     * KEYS[1] record; ARGV[1] owned prefix ("P" + owner), ARGV[2] completed value, ARGV[3] ttl ms. 1 when stored, 0
-     * when the claim is no longer this owner's.
+     * KEYS[1] record; ARGV[1] owned prefix ("P" + owner), ARGV[2] completed value, ARGV[3] ttl ms. Stores the result
+     * when the claim is still this owner's, or when the record is gone (its lease ran out, or Redis restarted empty,
+     * while the work finished): the work did run, and the result tells duplicates so. 1 when stored, 0 when another
+     * execution holds the key now.
      */
-    private static final RedisScript<Long> COMPLETE = RedisScript.of("""
+    private static final LuaScript COMPLETE = LuaScript.of("""
             local v = redis.call('GET', KEYS[1])
-            if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then
+            if not v or string.sub(v, 1, #ARGV[1]) == ARGV[1] then
               redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
               return 1
             end
             return 0
-            """, Long.class);
+            """);
 
     /** KEYS[1] record; ARGV[1] owned prefix, ARGV[2] lease ms. 1 when extended, 0 when not this owner's claim. */
-    private static final RedisScript<Long> RENEW = RedisScript.of("""
+    private static final LuaScript RENEW = LuaScript.of("""
             local v = redis.call('GET', KEYS[1])
             if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then
               return redis.call('PEXPIRE', KEYS[1], ARGV[2])
             end
             return 0
-            """, Long.class);
+            """);
 
     /** KEYS[1] record; ARGV[1] owned prefix. 1 when deleted, 0 when not this owner's claim. */
-    private static final RedisScript<Long> RELEASE = RedisScript.of("""
+    private static final LuaScript RELEASE = LuaScript.of("""
             local v = redis.call('GET', KEYS[1])
             if v and string.sub(v, 1, #ARGV[1]) == ARGV[1] then
               return redis.call('DEL', KEYS[1])
             end
             return 0
-            """, Long.class);
+            """);
+
+    /** KEYS[1] record; ARGV[1] the exact value read. Deletes the record only if it still holds that value. */
+    private static final LuaScript DISCARD = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) == ARGV[1] then
+              return redis.call('DEL', KEYS[1])
+            end
+            return 0
+            """);
 
     private static final Logger log = LoggerFactory.getLogger(RequestIdStore.class);
 
     private final RedisGateway redis;
     private final ClaimCommand claimCommand;
-    private volatile @Nullable Boolean setNxGet;
-    private final int waitForReplicas;
-    private final Duration waitForReplicasTimeout;
+    private final @Nullable ReplicaConfirmations confirmations;
+    private volatile @Nullable CompletableFuture<Boolean> setNxGet;
 
-    /** A store that trusts asynchronous replication. */
-    public RequestIdStore(RedisGateway redis) {
-        this(redis, 0, Duration.ZERO);
-    }
-
-    /**
-     * A store whose claims must reach replicas before the work runs: after each claim it sends {@code WAIT}, and a
-     * claim that fewer than {@code waitForReplicas} replicas acknowledged within the timeout is released and reported
-     * as {@link IdempotencyStoreUnavailableException}, so a failover cannot lose it and let a duplicate run. Completions
-     * wait for the replicas too, so a failover after the response cannot bring the claim back.
-     *
-     * @param waitForReplicas replicas that must acknowledge each claim; 0 switches the check off
-     * @param waitForReplicasTimeout how long to wait for them
-     */
-    public RequestIdStore(RedisGateway redis, int waitForReplicas, Duration waitForReplicasTimeout) {
-        this(redis, waitForReplicas, waitForReplicasTimeout, ClaimCommand.AUTO);
-    }
-
-    RequestIdStore(
-            RedisGateway redis, int waitForReplicas, Duration waitForReplicasTimeout, ClaimCommand claimCommand) {
-        Assert.notNull(redis, "redis must not be null");
-        this.claimCommand = claimCommand;
-        Assert.isTrue(waitForReplicas >= 0, "waitForReplicas must not be negative");
-        Assert.isTrue(
-                waitForReplicas == 0 || Durations.isPositive(waitForReplicasTimeout),
-                "waitForReplicasTimeout must be positive");
+    RequestIdStore(RedisGateway redis, @Nullable ReplicaConfirmations confirmations, ClaimCommand claimCommand) {
         this.redis = redis;
-        this.waitForReplicas = waitForReplicas;
-        this.waitForReplicasTimeout = waitForReplicasTimeout;
-    }
-
-    /**
-     * Claims {@code recordKey} for a new execution, or reports what holds it.
-     *
-     * @param fingerprint digest of the payload (22 characters), or {@code null} to skip the payload check
-     * @param lease how long the claim lives unless renewed or completed
-     */
-    public ClaimOutcome claim(String recordKey, @Nullable String fingerprint, Duration lease) {
-        String owner = Owners.next();
-        String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
-        byte[] existing = claimOrRead(recordKey, RequestRecord.inProgress(owner, print), lease);
-        if (existing == null) {
-            Claim claim = new Claim(recordKey, owner, print);
-            confirmByReplicas(claim);
-            return new ClaimOutcome.Acquired(claim);
-        }
-        RequestRecord record = RequestRecord.decode(existing);
-        if (record.mismatches(print)) {
-            return new ClaimOutcome.Mismatch();
-        }
-        return record.completed() ? new ClaimOutcome.Replay(record.result()) : new ClaimOutcome.InProgress();
-    }
-
-    /**
-     * Writes the in-progress record unless the key exists, and returns the existing value (null once claimed). Redis
-     * 7 does it in one plain command, {@code SET key value PX lease NX GET}; older servers run the script.
-     */
-    private byte @Nullable [] claimOrRead(String recordKey, byte[] inProgress, Duration lease) {
-        if (usesSetNxGet()) {
-            byte[] key = RedisGateway.key(recordKey);
-            return redis.command(
-                    "claim",
-                    connection -> connection
-                            .stringCommands()
-                            .setGet(key, inProgress, Expiration.milliseconds(lease.toMillis()), SetOption.ifAbsent()));
-        }
-        return redis.script("claim", CLAIM, List.of(recordKey), inProgress, millis(lease));
-    }
-
-    private boolean usesSetNxGet() {
-        if (claimCommand == ClaimCommand.SCRIPT) {
-            return false;
-        }
-        Boolean known = setNxGet;
-        if (known == null) {
-            known = ServerVersion.atLeast7(redis); // once per store: one INFO on the first claim
-            setNxGet = known;
-        }
-        return known;
+        this.confirmations = confirmations;
+        this.claimCommand = claimCommand;
     }
 
     /** How claims are written: chosen by the server version, or always by script (Redis 6.2, and tests). */
@@ -159,86 +95,151 @@ public final class RequestIdStore {
         SCRIPT
     }
 
-    private void confirmByReplicas(Claim claim) {
-        if (waitForReplicas == 0) {
-            return;
-        }
-        long acknowledged;
-        try {
-            acknowledged = redis.waitForReplicas(claim.recordKey(), waitForReplicas, waitForReplicasTimeout);
-        } catch (IdempotencyStoreUnavailableException ex) {
-            releaseQuietly(claim, ex);
-            throw ex;
-        }
-        if (acknowledged < waitForReplicas) {
-            releaseQuietly(claim, null);
-            throw new IdempotencyStoreUnavailableException(
-                    "The claim reached " + acknowledged + " of " + waitForReplicas + " required replicas within "
-                            + waitForReplicasTimeout.toMillis() + " ms",
-                    RedisGateway.STORE_RETRY_AFTER);
-        }
-    }
-
-    /** An unconfirmed claim must not block its key; if even the release fails, the claim ends with its lease. */
-    private void releaseQuietly(Claim claim, @Nullable Exception cause) {
-        try {
-            release(claim);
-        } catch (IdempotencyStoreUnavailableException ex) {
-            if (cause != null) {
-                cause.addSuppressed(ex);
-            }
-        }
-    }
-
-    /** Stores the result for {@code ttl}; {@code false} when the claim expired or passed to another owner first. */
-    public boolean complete(Claim claim, byte[] result, Duration ttl) {
-        byte[] value = RequestRecord.completed(claim.fingerprint(), result);
-        boolean stored = guarded("complete", COMPLETE, claim, value, millis(ttl));
-        if (stored && waitForReplicas > 0) {
-            confirmCompletion(claim);
-        }
-        return stored;
-    }
-
     /**
-     * With wait-for-replicas the caller gets its response only once replicas hold the result too: otherwise a
-     * failover could bring back the in-progress claim, and the work would run again when its lease ends. The work has
-     * run by now, so an unconfirmed completion is only reported.
+     * Claims {@code recordKey} for a new execution, or reports what holds it. When Redis is out of memory it refuses
+     * the claim, but a completed record can still be read and replayed: only a first request then fails.
      */
-    private void confirmCompletion(Claim claim) {
-        try {
-            long acknowledged = redis.waitForReplicas(claim.recordKey(), waitForReplicas, waitForReplicasTimeout);
-            if (acknowledged < waitForReplicas) {
-                log.warn(
-                        "Result of {} reached {} of {} replicas; a failover now could run it again",
-                        claim.recordKey(),
-                        acknowledged,
-                        waitForReplicas);
-            }
-        } catch (IdempotencyStoreUnavailableException ex) {
-            log.warn("Could not confirm the result of {} on replicas: {}", claim.recordKey(), ex.getMessage());
+    CompletableFuture<ClaimOutcome> claim(String recordKey, String fingerprint, Duration lease) {
+        String owner = Owners.next();
+        long sentAt = System.nanoTime();
+        byte[] inProgress = RequestRecord.inProgress(owner, fingerprint);
+        return claimCommand()
+                .thenCompose(setNxGet -> write(recordKey, owner, inProgress, lease, setNxGet))
+                .exceptionallyCompose(failure -> RedisGateway.isOutOfMemory(failure)
+                        ? readWhenFull(recordKey, failure)
+                        : CompletableFuture.failedFuture(failure))
+                .thenApply(existing -> existing == null
+                        ? new ClaimOutcome.Acquired(new Claim(recordKey, owner, fingerprint, sentAt))
+                        : outcomeOf(existing, fingerprint));
+    }
+
+    private static ClaimOutcome outcomeOf(byte[] existing, String fingerprint) {
+        RequestRecord record = RequestRecord.decode(existing);
+        if (record.mismatches(fingerprint)) {
+            return new ClaimOutcome.Mismatch();
         }
+        return record.completed() ? new ClaimOutcome.Replay(record.result(), existing) : new ClaimOutcome.InProgress();
+    }
+
+    /** The claim's write; with wait-for-replicas, a claim made is released unless enough replicas acknowledged it. */
+    private CompletableFuture<byte @Nullable []> write(
+            String recordKey, String owner, byte[] inProgress, Duration lease, boolean setNxGet) {
+        byte[] key = RedisGateway.bytes(recordKey);
+        if (confirmations == null) {
+            return redis.call("claim", commands -> claimOn(commands, key, inProgress, lease, setNxGet));
+        }
+        return confirmations
+                .writeAndWait("claim", key, commands -> claimOn(commands, key, inProgress, lease, setNxGet))
+                .thenCompose(confirmed -> {
+                    if (confirmed.result() != null || confirmed.acknowledged() >= confirmations.replicas()) {
+                        return CompletableFuture.completedFuture(confirmed.result());
+                    }
+                    IdempotencyStoreUnavailableException unconfirmed = new IdempotencyStoreUnavailableException(
+                            "The claim reached " + confirmed.acknowledged() + " of " + confirmations.replicas()
+                                    + " required replicas within "
+                                    + confirmations.timeout().toMillis() + " ms",
+                            RedisGateway.STORE_RETRY_AFTER);
+                    // An unconfirmed claim must not block its key; if even this fails it ends with its lease.
+                    return ownedScript("release", RELEASE, recordKey, RequestRecord.ownedPrefix(owner))
+                            .handle((released, failure) -> {
+                                throw unconfirmed;
+                            });
+                });
+    }
+
+    private static CompletionStage<byte @Nullable []> claimOn(
+            RedisClusterAsyncCommands<byte[], byte[]> commands,
+            byte[] key,
+            byte[] inProgress,
+            Duration lease,
+            boolean setNxGet) {
+        if (setNxGet) {
+            return commands.setGet(key, inProgress, SetArgs.Builder.nx().px(millis(lease)));
+        }
+        return RedisGateway.eval(
+                commands, CLAIM, ScriptOutputType.VALUE, new byte[][] {key}, inProgress, millisArg(lease));
+    }
+
+    private CompletableFuture<byte @Nullable []> readWhenFull(String recordKey, Throwable outOfMemory) {
+        return redis.<byte @Nullable []>call("read", commands -> commands.get(RedisGateway.bytes(recordKey)))
+                .thenCompose(existing -> existing != null
+                        ? CompletableFuture.completedFuture(existing)
+                        : CompletableFuture.failedFuture(outOfMemory));
+    }
+
+    private CompletableFuture<Boolean> claimCommand() {
+        if (claimCommand == ClaimCommand.SCRIPT) {
+            return CompletableFuture.completedFuture(false);
+        }
+        CompletableFuture<Boolean> known = setNxGet;
+        if (known == null || known.isCompletedExceptionally()) {
+            known = ServerVersion.atLeast7(redis); // once per store: one INFO before the first claim
+            setNxGet = known;
+        }
+        return known;
+    }
+
+    /** Stores the result for {@code ttl}; {@code false} when another execution holds the key now. */
+    CompletableFuture<Boolean> complete(Claim claim, byte[] result, Duration ttl) {
+        byte[] value = RequestRecord.completed(claim.fingerprint(), result);
+        byte[] owned = RequestRecord.ownedPrefix(claim.owner());
+        if (confirmations == null) {
+            return ownedScript("complete", COMPLETE, claim.recordKey(), owned, value, millisArg(ttl));
+        }
+        // With wait-for-replicas the caller gets its response only once replicas hold the result too: otherwise a
+        // failover could bring back the in-progress claim and the work would run again when its lease ends.
+        byte[] key = RedisGateway.bytes(claim.recordKey());
+        return confirmations
+                .writeAndWait(
+                        "complete",
+                        key,
+                        commands -> RedisGateway.<Long>eval(
+                                commands,
+                                COMPLETE,
+                                ScriptOutputType.INTEGER,
+                                new byte[][] {key},
+                                owned,
+                                value,
+                                millisArg(ttl)))
+                .thenApply(confirmed -> {
+                    if (confirmed.acknowledged() < confirmations.replicas()) {
+                        log.warn(
+                                "Result of {} reached {} of {} replicas; a failover now could run it again",
+                                claim.recordKey(),
+                                confirmed.acknowledged(),
+                                confirmations.replicas());
+                    }
+                    return confirmed.result() == 1L;
+                });
     }
 
     /** Extends the claim's lease; {@code false} when it is no longer this owner's. */
-    public boolean renew(Claim claim, Duration lease) {
-        return guarded("renew", RENEW, claim, millis(lease));
+    CompletableFuture<Boolean> renew(Claim claim, Duration lease) {
+        return ownedScript(
+                "renew", RENEW, claim.recordKey(), RequestRecord.ownedPrefix(claim.owner()), millisArg(lease));
     }
 
     /** Removes the claim so a retry runs the work again; {@code false} when it is no longer this owner's. */
-    public boolean release(Claim claim) {
-        return guarded("release", RELEASE, claim);
+    CompletableFuture<Boolean> release(Claim claim) {
+        return ownedScript("release", RELEASE, claim.recordKey(), RequestRecord.ownedPrefix(claim.owner()));
     }
 
-    private boolean guarded(String kind, RedisScript<Long> script, Claim claim, byte[]... args) {
-        byte[][] withPrefix = new byte[args.length + 1][];
-        withPrefix[0] = RequestRecord.ownedPrefix(claim.owner());
-        System.arraycopy(args, 0, withPrefix, 1, args.length);
-        Long result = redis.script(kind, script, List.of(claim.recordKey()), withPrefix);
-        return result != null && result == 1L;
+    /** Deletes a completed record whose result cannot be decoded, unless it changed since it was read. */
+    CompletableFuture<Boolean> discard(String recordKey, byte[] value) {
+        return ownedScript("release", DISCARD, recordKey, value);
     }
 
-    static byte[] millis(Duration duration) {
-        return Long.toString(Math.max(1, duration.toMillis())).getBytes(StandardCharsets.US_ASCII);
+    private CompletableFuture<Boolean> ownedScript(String kind, LuaScript script, String recordKey, byte[]... args) {
+        return redis.<Long>eval(
+                        kind, script, ScriptOutputType.INTEGER, new byte[][] {RedisGateway.bytes(recordKey)}, args)
+                .thenApply(result -> result != null && result == 1L);
+    }
+
+    private static long millis(Duration duration) {
+        return Math.max(1, duration.toMillis());
+    }
+
+    static byte[] millisArg(Duration duration) {
+        return Long.toString(millis(duration)).getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -1,6 +1,6 @@
 package dev.idempotency.requestid;
 
-import dev.idempotency.support.Owners;
+import dev.idempotency.internal.lease.Owners;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -17,6 +17,11 @@ public interface ResultCodec<T> {
 
     T decode(byte[] stored);
 
+    /** Stores nothing: for work whose duplicates need no result (tokens, locks), or that must run every time. */
+    static <T> ResultCodec<T> none() {
+        return NoResult.instance();
+    }
+
     /** Stores strings as UTF-8. */
     static ResultCodec<String> utf8() {
         return new ResultCodec<>() {

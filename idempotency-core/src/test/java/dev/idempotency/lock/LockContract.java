@@ -3,9 +3,12 @@ package dev.idempotency.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyContext;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
 import java.time.Duration;
@@ -24,7 +27,7 @@ abstract class LockContract extends RedisContract {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final LeaseLockManager locks = new LeaseLockManager(redis, connectionFactory, keys, renewer);
+    private final LeaseLockManager locks = new LeaseLockManager(redis, keys, renewer, scheduling);
 
     LockContract(RedisConnectionFactory connectionFactory) {
         super(connectionFactory);
@@ -143,15 +146,50 @@ abstract class LockContract extends RedisContract {
     @Test
     void watchdogKeepsTheLockThroughWorkLongerThanTheLease() throws Exception {
         String sku = newResource();
-        Duration shortLease = Duration.ofMillis(300);
+        Duration shortLease = Duration.ofMillis(1500);
         String result = locks.callLocked(sku, shortLease, Duration.ZERO, () -> {
-            for (int i = 0; i < 6; i++) {
-                Thread.sleep(150); // three leases in all
+            IdempotencyContext context = IdempotencyContext.current().orElseThrow();
+            assertThat(context.fencingToken())
+                    .hasValue(locks.heldByCurrentThread(sku).orElseThrow().fencingToken());
+            for (int i = 0; i < 9; i++) {
+                Thread.sleep(500); // three leases in all
                 assertThat(exists(keys.lock(sku))).as("lock still held").isTrue();
+                assertThat(context.isLeaseHeld()).isTrue();
             }
             return "done";
         });
         assertThat(result).isEqualTo("done");
+        assertThat(exists(keys.lock(sku))).isFalse();
+    }
+
+    @Test
+    void callLockedReturnsTheResultEvenWhenTheLockWasLost() {
+        String sku = newResource();
+        String result = locks.callLocked(sku, LEASE, Duration.ZERO, () -> {
+            delete(keys.lock(sku)); // taken over while the work ran
+            return "ran";
+        });
+        assertThat(result).isEqualTo("ran");
+    }
+
+    @Test
+    void asynchronousAdmissionsAreNotReentrantAndWaitWithoutBlocking() throws Exception {
+        String sku = newResource();
+        ProtectedCall call = new ProtectedCall("", "", sku, null, LEASE, LEASE, Duration.ZERO);
+        Admission held = locks.admitAsync(call).get(10, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> join(locks.admitAsync(call))).isInstanceOf(LockBusyException.class);
+        CompletableFuture<Admission> waiting =
+                locks.admitAsync(new ProtectedCall("", "", sku, null, LEASE, LEASE, Duration.ofSeconds(20)));
+        assertThat(waiting).isNotDone();
+        ((Admission.Proceed) held).permit().succeed(null).get(10, TimeUnit.SECONDS);
+        Admission next = waiting.get(15, TimeUnit.SECONDS);
+        assertThat(((Admission.Proceed) next).permit().context().fencingToken().orElseThrow())
+                .isGreaterThan(((Admission.Proceed) held)
+                        .permit()
+                        .context()
+                        .fencingToken()
+                        .orElseThrow());
+        ((Admission.Proceed) next).permit().fail().get(10, TimeUnit.SECONDS);
         assertThat(exists(keys.lock(sku))).isFalse();
     }
 

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
-import dev.idempotency.support.RedisGateway;
+import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisCluster;
@@ -13,59 +17,74 @@ import dev.idempotency.testsupport.RedisReplicaPair;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** With wait-for-replicas, a claim runs only once a replica has it; an unconfirmed claim is released and refused. */
 @RealRedis
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReplicaAcknowledgementTests {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
     private final RedisKeys keys = new RedisKeys("replicas:" + UUID.randomUUID() + ":");
+    private final Scheduling scheduling = new Scheduling();
+
+    @AfterAll
+    void close() {
+        scheduling.close();
+    }
+
+    private RequestIdStore store(RedisConnectionFactory connectionFactory, int replicas, Duration timeout) {
+        RedisGateway redis = new RedisGateway(connectionFactory, StoreListener.NONE);
+        ReplicaConfirmations confirmations =
+                replicas == 0 ? null : new ReplicaConfirmations(redis, replicas, timeout, scheduling);
+        return new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
+    }
+
+    private static ClaimOutcome claim(RequestIdStore store, String key) {
+        return Futures.join(store.claim(key, RequestRecord.NO_FINGERPRINT, LEASE));
+    }
 
     @Test
     void claimConfirmedByTheReplicaIsAcquired(RedisReplicaPair pair) {
-        RedisGateway redis = new RedisGateway(pair.master().newConnectionFactory());
-        RequestIdStore store = new RequestIdStore(redis, 1, Duration.ofSeconds(2));
+        RequestIdStore store = store(pair.master().newConnectionFactory(), 1, Duration.ofSeconds(2));
         String key = keys.requestId("", "op", "k");
-        assertThat(store.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Acquired.class);
-        Boolean onReplica = new RedisGateway(pair.replica().newConnectionFactory())
-                .command("test", connection -> connection.keyCommands().exists(RedisGateway.key(key)));
-        assertThat(onReplica).isTrue();
+        assertThat(claim(store, key)).isInstanceOf(ClaimOutcome.Acquired.class);
+        RedisGateway replica = new RedisGateway(pair.replica().newConnectionFactory(), StoreListener.NONE);
+        Long onReplica = Futures.join(replica.call("test", commands -> commands.exists(RedisGateway.bytes(key))));
+        assertThat(onReplica).as("the replica has the claim").isEqualTo(1L);
     }
 
     @Test
     void completionReachesTheReplicaBeforeItReturns(RedisReplicaPair pair) {
-        RedisGateway redis = new RedisGateway(pair.master().newConnectionFactory());
-        RequestIdStore store = new RequestIdStore(redis, 1, Duration.ofSeconds(2));
+        RequestIdStore store = store(pair.master().newConnectionFactory(), 1, Duration.ofSeconds(2));
         String key = keys.requestId("", "op", "done");
-        Claim claim = ((ClaimOutcome.Acquired) store.claim(key, null, LEASE)).claim();
-        assertThat(store.complete(claim, new byte[] {'r'}, Duration.ofMinutes(1)))
+        Claim claim = ((ClaimOutcome.Acquired) claim(store, key)).claim();
+        assertThat(Futures.join(store.complete(claim, new byte[] {'r'}, Duration.ofMinutes(1))))
                 .isTrue();
         pair.promoteReplica(); // a failover right after the response
-        RequestIdStore promoted =
-                new RequestIdStore(new RedisGateway(pair.replica().newConnectionFactory()));
-        assertThat(promoted.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+        RequestIdStore promoted = store(pair.replica().newConnectionFactory(), 0, Duration.ZERO);
+        assertThat(claim(promoted, key)).isInstanceOf(ClaimOutcome.Replay.class);
     }
 
     @Test
     void inAClusterTheWaitReachesTheMasterOwningTheKey(@Dedicated(clusterReplicas = 1) RedisCluster cluster) {
-        RequestIdStore store =
-                new RequestIdStore(new RedisGateway(cluster.newConnectionFactory()), 1, Duration.ofSeconds(2));
+        RequestIdStore store = store(cluster.newConnectionFactory(), 1, Duration.ofSeconds(2));
         for (int i = 0; i < 20; i++) { // keys spread over the three masters
-            assertThat(store.claim(keys.requestId("", "op", "k" + i), null, LEASE))
-                    .isInstanceOf(ClaimOutcome.Acquired.class);
+            assertThat(claim(store, keys.requestId("", "op", "k" + i))).isInstanceOf(ClaimOutcome.Acquired.class);
         }
     }
 
     @Test
     void claimWithoutEnoughReplicasIsReleasedAndRefused(RedisServer standalone) {
-        RedisGateway redis = new RedisGateway(standalone.newConnectionFactory());
-        RequestIdStore store = new RequestIdStore(redis, 1, Duration.ofMillis(50));
+        RequestIdStore store = store(standalone.newConnectionFactory(), 1, Duration.ofMillis(50));
         String key = keys.requestId("", "op", "k");
-        assertThatThrownBy(() -> store.claim(key, null, LEASE))
+        assertThatThrownBy(() -> claim(store, key))
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)
                 .hasMessageContaining("0 of 1 required replicas");
-        assertThat(new RequestIdStore(redis).claim(key, null, LEASE))
+        assertThat(claim(store(standalone.newConnectionFactory(), 0, Duration.ZERO), key))
                 .as("the unconfirmed claim was released")
                 .isInstanceOf(ClaimOutcome.Acquired.class);
     }

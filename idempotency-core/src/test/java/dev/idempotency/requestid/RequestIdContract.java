@@ -3,8 +3,12 @@ package dev.idempotency.requestid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyContext;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.Strategy;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +27,7 @@ abstract class RequestIdContract extends RedisContract {
     private static final Duration TTL = Duration.ofMinutes(5);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
+    private final RequestIdStore.ClaimCommand claims;
     private final RequestIdStore store;
     private final RequestIdExecutor executor;
 
@@ -32,8 +37,17 @@ abstract class RequestIdContract extends RedisContract {
 
     RequestIdContract(RedisConnectionFactory connectionFactory, RequestIdStore.ClaimCommand claims) {
         super(connectionFactory);
-        store = new RequestIdStore(redis, 0, Duration.ZERO, claims);
-        executor = new RequestIdExecutor(store, renewer);
+        this.claims = claims;
+        store = new RequestIdStore(redis, null, claims);
+        executor = executor(Long.MAX_VALUE);
+    }
+
+    private RequestIdExecutor executor(long maxResultSize) {
+        return new RequestIdExecutor(redis, keys, renewer, scheduling, maxResultSize, null, claims);
+    }
+
+    private ClaimOutcome claim(String key, String fingerprint, Duration lease) {
+        return join(store.claim(key, fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint, lease));
     }
 
     private String newKey() {
@@ -43,8 +57,8 @@ abstract class RequestIdContract extends RedisContract {
     @Test
     void firstClaimAcquiresAndDuplicateSeesItInProgress() {
         String key = newKey();
-        assertThat(store.claim(key, "f".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.Acquired.class);
-        assertThat(store.claim(key, "f".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.InProgress.class);
+        assertThat(claim(key, "f".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.Acquired.class);
+        assertThat(claim(key, "f".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.InProgress.class);
         assertThat(pttl(key)).isBetween(1L, LEASE.toMillis());
     }
 
@@ -52,8 +66,8 @@ abstract class RequestIdContract extends RedisContract {
     void completedRecordIsReplayedWithItsTtl() {
         String key = newKey();
         Claim claim = acquire(key, "f".repeat(22));
-        assertThat(store.complete(claim, bytes("result"), TTL)).isTrue();
-        ClaimOutcome duplicate = store.claim(key, "f".repeat(22), LEASE);
+        assertThat(join(store.complete(claim, bytes("result"), TTL))).isTrue();
+        ClaimOutcome duplicate = claim(key, "f".repeat(22), LEASE);
         assertThat(duplicate)
                 .isInstanceOfSatisfying(
                         ClaimOutcome.Replay.class,
@@ -64,24 +78,24 @@ abstract class RequestIdContract extends RedisContract {
     @Test
     void differentFingerprintIsAMismatchButNoFingerprintIsNot() {
         String key = newKey();
-        store.complete(acquire(key, "a".repeat(22)), bytes("r"), TTL);
-        assertThat(store.claim(key, "b".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.Mismatch.class);
-        assertThat(store.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+        join(store.complete(acquire(key, "a".repeat(22)), bytes("r"), TTL));
+        assertThat(claim(key, "b".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.Mismatch.class);
+        assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
     }
 
     @Test
     void releasedClaimCanBeClaimedAgain() {
         String key = newKey();
-        assertThat(store.release(acquire(key, null))).isTrue();
+        assertThat(join(store.release(acquire(key, null)))).isTrue();
         assertThat(exists(key)).isFalse();
-        assertThat(store.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Acquired.class);
+        assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Acquired.class);
     }
 
     @Test
     void renewExtendsTheLease() {
         String key = newKey();
         Claim claim = acquire(key, null);
-        assertThat(store.renew(claim, Duration.ofMinutes(10))).isTrue();
+        assertThat(join(store.renew(claim, Duration.ofMinutes(10)))).isTrue();
         assertThat(pttl(key)).isGreaterThan(LEASE.toMillis());
     }
 
@@ -91,16 +105,15 @@ abstract class RequestIdContract extends RedisContract {
         Claim stale = acquire(key, null);
         delete(key); // the stale owner's lease ran out
         Claim current = acquire(key, null);
-        assertThat(store.complete(stale, bytes("stale"), TTL)).isFalse();
-        assertThat(store.renew(stale, TTL)).isFalse();
-        assertThat(store.release(stale)).isFalse();
-        assertThat(store.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.InProgress.class);
-        assertThat(store.complete(current, bytes("current"), TTL)).isTrue();
-        assertThat(store.complete(current, bytes("again"), TTL))
+        assertThat(join(store.complete(stale, bytes("stale"), TTL))).isFalse();
+        assertThat(join(store.renew(stale, TTL))).isFalse();
+        assertThat(join(store.release(stale))).isFalse();
+        assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.InProgress.class);
+        assertThat(join(store.complete(current, bytes("current"), TTL))).isTrue();
+        assertThat(join(store.complete(current, bytes("again"), TTL)))
                 .as("completed records are final")
                 .isFalse();
-        assertThat(((ClaimOutcome.Replay) store.claim(key, null, LEASE)).result())
-                .isEqualTo(bytes("current"));
+        assertThat(((ClaimOutcome.Replay) claim(key, null, LEASE)).result()).isEqualTo(bytes("current"));
     }
 
     @Test
@@ -171,14 +184,14 @@ abstract class RequestIdContract extends RedisContract {
 
     @Test
     void resultAboveTheSizeLimitIsReturnedButNotStored() {
-        RequestIdExecutor limited = new RequestIdExecutor(store, renewer, 10);
+        RequestIdExecutor limited = executor(10);
         RequestIdCall call = call(newKey(), Duration.ZERO);
         assertThat(limited.execute(call, () -> "x".repeat(11), ResultCodec.utf8()))
                 .hasSize(11);
         assertThat(exists(call.recordKey())).isFalse();
         assertThat(limited.execute(call, () -> "x".repeat(10), ResultCodec.utf8()))
                 .hasSize(10);
-        assertThat(store.claim(call.recordKey(), null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+        assertThat(claim(call.recordKey(), null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
     }
 
     @Test
@@ -221,23 +234,98 @@ abstract class RequestIdContract extends RedisContract {
     }
 
     @Test
-    void leaseIsRenewedWhileTheWorkRuns() {
-        Duration shortLease = Duration.ofMillis(300);
+    void leaseIsRenewedWhileTheWorkRunsAndTheWorkSeesItHeld() {
+        Duration shortLease = Duration.ofMillis(1500);
         String key = newKey();
         String result = executor.execute(
                 new RequestIdCall(key, null, TTL, shortLease, Duration.ZERO),
                 () -> {
-                    for (int i = 0; i < 6; i++) {
-                        sleep(200); // three leases in all
-                        assertThat(store.claim(key, null, shortLease))
+                    IdempotencyContext context = IdempotencyContext.current().orElseThrow();
+                    assertThat(context.strategy()).isEqualTo(Strategy.REQUEST_ID);
+                    assertThat(context.fencingToken()).isEmpty();
+                    for (int i = 0; i < 9; i++) {
+                        sleep(500); // three leases in all
+                        assertThat(claim(key, null, shortLease))
                                 .as("the claim outlives its lease while the work runs")
                                 .isInstanceOf(ClaimOutcome.InProgress.class);
+                        assertThat(context.isLeaseHeld()).isTrue();
+                        assertThat(context.remaining()).isPositive().isLessThanOrEqualTo(shortLease);
                     }
                     return "slow";
                 },
                 ResultCodec.utf8());
         assertThat(result).isEqualTo("slow");
-        assertThat(store.claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+        assertThat(IdempotencyContext.current())
+                .as("bound only while the work runs")
+                .isEmpty();
+        assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+    }
+
+    @Test
+    void workLearnsThatItsClaimWasTakenOver() {
+        String key = newKey();
+        Duration shortLease = Duration.ofMillis(900);
+        boolean heldAfterTakeover = executor.execute(
+                new RequestIdCall(key, null, TTL, shortLease, Duration.ZERO),
+                () -> {
+                    IdempotencyContext context = IdempotencyContext.current().orElseThrow();
+                    set(key, RequestRecord.inProgress("x".repeat(22), RequestRecord.NO_FINGERPRINT));
+                    // the next renewal finds another owner; wait for it, bounded
+                    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                    while (context.isLeaseHeld() && System.nanoTime() < deadline) {
+                        sleep(20);
+                    }
+                    return context.isLeaseHeld();
+                },
+                booleans());
+        assertThat(heldAfterTakeover).isFalse();
+        assertThat(claim(key, null, LEASE))
+                .as("the completion did not overwrite the new owner's claim")
+                .isInstanceOf(ClaimOutcome.InProgress.class);
+    }
+
+    @Test
+    void completionStoresTheResultEvenWhenTheRecordIsGone() {
+        String key = newKey();
+        Claim claim = acquire(key, null);
+        delete(key); // Redis restarted empty, or the lease ran out, while the work finished
+        assertThat(join(store.complete(claim, bytes("done"), TTL))).isTrue();
+        assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+    }
+
+    @Test
+    void resultThatCannotBeDecodedIsDiscardedAndTheWorkRunsAgain() {
+        RequestIdCall call = call(newKey(), Duration.ZERO);
+        executor.execute(call, () -> "not a number", ResultCodec.utf8());
+        AtomicInteger runs = new AtomicInteger();
+        Integer result = executor.execute(call, () -> 40 + runs.incrementAndGet(), new ResultCodec<>() {
+            @Override
+            public byte[] encode(Integer value) {
+                return bytes(value.toString());
+            }
+
+            @Override
+            public Integer decode(byte[] stored) {
+                return Integer.valueOf(new String(stored, StandardCharsets.UTF_8));
+            }
+        });
+        assertThat(result).isEqualTo(41);
+        assertThat(runs).hasValue(1);
+        assertThat(executor.execute(call, () -> "third", ResultCodec.utf8())).isEqualTo("41");
+    }
+
+    @Test
+    void asynchronousAdmissionClaimsWithoutBlockingAndDuplicatesReplay() throws Exception {
+        ProtectedCall call = new ProtectedCall(
+                "user", "POST /orders", UUID.randomUUID().toString(), null, TTL, LEASE, Duration.ZERO);
+        Admission first = executor.admitAsync(call).get(10, TimeUnit.SECONDS);
+        assertThat(first).isInstanceOf(Admission.Proceed.class);
+        assertThatThrownBy(() -> join(executor.admitAsync(call))).isInstanceOf(RequestInProgressException.class);
+        ((Admission.Proceed) first).permit().succeed(bytes("async")).get(10, TimeUnit.SECONDS);
+        assertThat(executor.admitAsync(call).get(10, TimeUnit.SECONDS))
+                .isInstanceOfSatisfying(
+                        Admission.Replay.class,
+                        replay -> assertThat(replay.result()).isEqualTo(bytes("async")));
     }
 
     @Test
@@ -279,9 +367,23 @@ abstract class RequestIdContract extends RedisContract {
     }
 
     private Claim acquire(String key, String fingerprint) {
-        ClaimOutcome outcome = store.claim(key, fingerprint, LEASE);
+        ClaimOutcome outcome = claim(key, fingerprint, LEASE);
         assertThat(outcome).isInstanceOf(ClaimOutcome.Acquired.class);
         return ((ClaimOutcome.Acquired) outcome).claim();
+    }
+
+    private static ResultCodec<Boolean> booleans() {
+        return new ResultCodec<>() {
+            @Override
+            public byte[] encode(Boolean result) {
+                return bytes(result.toString());
+            }
+
+            @Override
+            public Boolean decode(byte[] stored) {
+                return Boolean.valueOf(new String(stored, StandardCharsets.UTF_8));
+            }
+        };
     }
 
     private static RequestIdCall call(String key, Duration wait) {

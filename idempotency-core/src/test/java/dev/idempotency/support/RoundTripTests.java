@@ -6,13 +6,13 @@ import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.lock.LockHandle;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
-import dev.idempotency.requestid.RequestIdStore;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
-import dev.idempotency.token.TokenStore;
+import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -20,7 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Holds the round-trip floor: first {@code REQUEST_ID} call 2 (claim + complete), duplicate 1, token consume 1, lock
@@ -33,19 +32,21 @@ class RoundTripTests {
     private static final Duration MINUTE = Duration.ofMinutes(1);
 
     private CommandMonitor monitor;
+    private RedisIdempotency idempotency;
     private RequestIdExecutor executor;
-    private TokenStore tokens;
+    private TokenExecutor tokens;
     private LeaseLockManager locks;
-    private final LeaseRenewer renewer = new LeaseRenewer();
-    private final RedisKeys keys = new RedisKeys("roundtrip:" + UUID.randomUUID() + ":");
+    private RedisKeys keys;
 
     @BeforeAll
     void setUp(RedisServer server) throws Exception {
-        RedisConnectionFactory connectionFactory = server.newConnectionFactory();
-        RedisGateway redis = new RedisGateway(connectionFactory);
-        executor = new RequestIdExecutor(new RequestIdStore(redis), renewer);
-        tokens = new TokenStore(redis, keys);
-        locks = new LeaseLockManager(redis, connectionFactory, keys, renewer);
+        idempotency = RedisIdempotency.builder(server.newConnectionFactory())
+                .keyPrefix("idempotency:roundtrip:" + UUID.randomUUID() + ":")
+                .build();
+        executor = idempotency.requestIds();
+        tokens = idempotency.tokens();
+        locks = idempotency.locks();
+        keys = idempotency.keys();
         monitor = new CommandMonitor(server.host(), server.port());
         warmUp(); // connects and loads every script once, so that the counts below are the steady state
     }
@@ -53,8 +54,7 @@ class RoundTripTests {
     @AfterAll
     void tearDown() throws Exception {
         monitor.close();
-        locks.close();
-        renewer.close();
+        idempotency.close();
     }
 
     @Test

@@ -6,18 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
-import dev.idempotency.requestid.RequestIdStore;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
-import dev.idempotency.token.TokenStore;
+import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** With Redis gone, every strategy fails with one exception type and runs nothing; once Redis is back, all works. */
 @RealRedis
@@ -27,14 +26,14 @@ class StoreUnavailableTests {
 
     @Test
     void everyStrategyFailsClosedWhileRedisIsDownAndRecoversAfter(@Dedicated RedisServer server) {
-        RedisConnectionFactory connectionFactory = server.newConnectionFactory(Duration.ofMillis(500));
-        RedisGateway redis = new RedisGateway(connectionFactory);
-        RedisKeys keys = new RedisKeys("down:");
         AtomicInteger runs = new AtomicInteger();
-        try (LeaseRenewer renewer = new LeaseRenewer();
-                LeaseLockManager locks = new LeaseLockManager(redis, connectionFactory, keys, renewer)) {
-            RequestIdExecutor executor = new RequestIdExecutor(new RequestIdStore(redis), renewer);
-            TokenStore tokens = new TokenStore(redis, keys);
+        try (RedisIdempotency idempotency = RedisIdempotency.builder(
+                        server.newConnectionFactory(Duration.ofMillis(500)))
+                .build()) {
+            RedisKeys keys = idempotency.keys();
+            LeaseLockManager locks = idempotency.locks();
+            RequestIdExecutor executor = idempotency.requestIds();
+            TokenExecutor tokens = idempotency.tokens();
             RequestIdCall call = new RequestIdCall(keys.requestId("", "op", "k"), null, MINUTE, MINUTE, Duration.ZERO);
             String token = tokens.issue("", MINUTE).token();
 

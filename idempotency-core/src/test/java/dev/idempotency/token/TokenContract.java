@@ -3,7 +3,9 @@ package dev.idempotency.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.IdempotencyContext;
 import dev.idempotency.InvalidTokenException;
+import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
@@ -18,7 +20,7 @@ abstract class TokenContract extends RedisContract {
 
     private static final Duration TTL = Duration.ofMinutes(10);
 
-    private final TokenStore tokens = new TokenStore(redis, keys);
+    private final TokenExecutor tokens = new TokenExecutor(redis, keys);
 
     TokenContract(RedisConnectionFactory connectionFactory) {
         super(connectionFactory);
@@ -79,6 +81,34 @@ abstract class TokenContract extends RedisContract {
         delete(keys.token("alice", token));
         tokens.restore("alice", token);
         assertThat(exists(keys.token("alice", token))).isFalse();
+    }
+
+    @Test
+    void executeConsumesRunsAndRestoresWhenTheWorkFails() {
+        String token = tokens.issue("alice", TTL).token();
+        assertThatThrownBy(() -> tokens.execute("alice", token, () -> {
+                    throw new IllegalStateException("boom");
+                }))
+                .hasMessage("boom");
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(tokens.execute("alice", token, runs::incrementAndGet))
+                .as("restored after the failure")
+                .isEqualTo(1);
+        assertThatThrownBy(() -> tokens.execute("alice", token, runs::incrementAndGet))
+                .isInstanceOf(TokenAlreadyUsedException.class);
+        assertThatThrownBy(() -> tokens.execute("alice", "forged", runs::incrementAndGet))
+                .isInstanceOf(InvalidTokenException.class);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void workSeesATokenContextWithoutALease() {
+        String token = tokens.issue("alice", TTL).token();
+        IdempotencyContext context = tokens.execute(
+                "alice", token, () -> IdempotencyContext.current().orElseThrow());
+        assertThat(context.strategy()).isEqualTo(Strategy.TOKEN);
+        assertThat(context.isLeaseHeld()).isTrue();
+        assertThat(context.fencingToken()).isEmpty();
     }
 
     @Test

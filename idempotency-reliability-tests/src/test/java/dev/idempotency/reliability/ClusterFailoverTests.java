@@ -68,7 +68,7 @@ class ClusterFailoverTests {
                         new RequestIdCall(recordKey, null, Duration.ofHours(1), LEASE, Duration.ZERO),
                         () -> "run-" + runs.incrementAndGet(),
                         ResultCodec.utf8()));
-                leftBehind = Boolean.TRUE.equals(app.redis.template().hasKey(recordKey));
+                leftBehind = app.exists(recordKey);
             } finally {
                 replica.resume();
             }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.support.RedisGateway;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
 import java.nio.charset.StandardCharsets;
@@ -31,12 +33,13 @@ class FaultProxyTests {
     void start(RedisServer server) {
         proxy = FaultProxy.start(server.host(), server.port());
         factory = CoreStack.standalone(proxy.host(), proxy.port(), TIMEOUT);
-        redis = new RedisGateway(factory);
+        redis = new RedisGateway(factory, StoreListener.NONE);
         admin = new RedisAdmin(server.host(), server.port());
     }
 
     @AfterEach
     void stop() {
+        redis.close();
         factory.destroy();
         proxy.close();
         admin.close();
@@ -126,16 +129,14 @@ class FaultProxyTests {
     }
 
     private void set(String value) {
-        redis.command(
+        Futures.join(redis.call(
                 "test",
-                connection -> connection
-                        .stringCommands()
-                        .set(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8)));
+                commands ->
+                        commands.set(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))));
     }
 
     private String get() {
-        byte[] value = redis.command(
-                "test", connection -> connection.stringCommands().get(key.getBytes(StandardCharsets.UTF_8)));
+        byte[] value = Futures.join(redis.call("test", commands -> commands.get(key.getBytes(StandardCharsets.UTF_8))));
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
-import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.lock.LockHandle;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
@@ -36,7 +36,7 @@ class LockTakeoverTests {
                 CoreStack stalled = CoreStack.connect(proxy.host(), proxy.port(), Duration.ofMillis(300), prefix);
                 CoreStack next = CoreStack.connect(redis.host(), redis.port(), Duration.ofMillis(500), prefix);
                 RedisAdmin admin = new RedisAdmin(redis.host(), redis.port());
-                LogCapture log = new LogCapture(LeaseLockManager.class)) {
+                LogCapture log = new LogCapture(LeaseRenewer.class, LockHandle.class)) {
             String lockKey = stalled.keys.lock(resource);
             LockHandle stale = stalled.locks.acquire(resource, LEASE, Duration.ZERO);
 
@@ -74,7 +74,7 @@ class LockTakeoverTests {
             assertThat(warnings)
                     .as("WARN logs")
                     .anyMatch(line -> line.contains("expired while held"))
-                    .anyMatch(line -> line.contains("lost before release"));
+                    .anyMatch(line -> line.contains("lost before its release"));
         }
     }
 

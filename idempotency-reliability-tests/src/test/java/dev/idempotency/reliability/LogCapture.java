@@ -4,19 +4,27 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import java.util.Arrays;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** Collects what one logger writes at WARN and above while the capture is open. */
+/** Collects what some loggers write at WARN and above while the capture is open. */
 final class LogCapture implements AutoCloseable {
 
-    private final Logger logger;
+    private final List<Logger> loggers;
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
-    LogCapture(Class<?> source) {
-        logger = (Logger) LoggerFactory.getLogger(source);
+    LogCapture(Class<?>... sources) {
+        this(Arrays.stream(sources).map(Class::getName).toArray(String[]::new));
+    }
+
+    /** By logger name, for the library's package-private classes. */
+    LogCapture(String... names) {
         appender.start();
-        logger.addAppender(appender);
+        loggers = Arrays.stream(names)
+                .map(name -> (Logger) LoggerFactory.getLogger(name))
+                .toList();
+        loggers.forEach(logger -> logger.addAppender(appender));
     }
 
     /** The WARN and ERROR messages so far, formatted. */
@@ -31,7 +39,7 @@ final class LogCapture implements AutoCloseable {
 
     @Override
     public void close() {
-        logger.detachAppender(appender);
+        loggers.forEach(logger -> logger.detachAppender(appender));
         appender.stop();
     }
 }

@@ -3,14 +3,14 @@ package dev.idempotency.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.RequestInProgressException;
 import dev.idempotency.key.RedisKeys;
-import dev.idempotency.requestid.ClaimOutcome;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
-import dev.idempotency.requestid.RequestIdStore;
 import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.support.LeaseRenewer;
-import dev.idempotency.support.RedisGateway;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.testsupport.RedisReplicaPair;
 import dev.idempotency.testsupport.RedisServer;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -37,7 +37,12 @@ class ReplicaFailoverTests {
     private static final Duration WAIT_TIMEOUT = Duration.ofMillis(200);
     private static final Duration LINK_DELAY = Duration.ofMillis(2);
 
-    private final RedisKeys keys = new RedisKeys("failover:" + UUID.randomUUID() + ":");
+    private final String prefix = "failover:" + UUID.randomUUID() + ":";
+    private final RedisKeys keys = new RedisKeys(prefix);
+
+    private static ProtectedCall call(String key, Duration lease) {
+        return new ProtectedCall("", "op", key, null, Duration.ofHours(1), lease, Duration.ZERO);
+    }
 
     @Test
     @Scenario(
@@ -57,22 +62,21 @@ class ReplicaFailoverTests {
         try (Node a = new Node(pair.master());
                 Node b = new Node(pair.replica());
                 FaultProxy toA = FaultProxy.startRaw(a.server.host(), a.server.port());
-                FaultProxy toB = FaultProxy.startRaw(b.server.host(), b.server.port());
-                LeaseRenewer renewer = new LeaseRenewer()) {
+                FaultProxy toB = FaultProxy.startRaw(b.server.host(), b.server.port())) {
             a.link = toA;
             b.link = toB;
-            Failovers direct = new Failovers(a, b, false, 0, renewer);
+            Failovers direct = new Failovers(a, b, false, 0);
             direct.claims("direct", 200);
             ReliabilityReport.measured("8a", direct.toString());
 
             toA.delay(LINK_DELAY);
             toB.delay(LINK_DELAY);
-            Failovers delayed = new Failovers(direct.master, direct.replica, true, 0, renewer);
+            Failovers delayed = new Failovers(direct.master, direct.replica, true, 0);
             delayed.reattach(); // the replica now follows its master through the delayed link
             delayed.claims("delayed", 100);
             ReliabilityReport.measured("8b", delayed.toString());
 
-            Failovers confirmed = new Failovers(delayed.master, delayed.replica, true, 1, renewer);
+            Failovers confirmed = new Failovers(delayed.master, delayed.replica, true, 1);
             confirmed.claims("wait", 100);
             ReliabilityReport.measured("8c", confirmed.toString());
 
@@ -101,13 +105,12 @@ class ReplicaFailoverTests {
         try (Node a = new Node(pair.master());
                 Node b = new Node(pair.replica());
                 FaultProxy toA = FaultProxy.startRaw(a.server.host(), a.server.port());
-                FaultProxy toB = FaultProxy.startRaw(b.server.host(), b.server.port());
-                LeaseRenewer renewer = new LeaseRenewer()) {
+                FaultProxy toB = FaultProxy.startRaw(b.server.host(), b.server.port())) {
             a.link = toA;
             b.link = toB;
             toA.delay(LINK_DELAY);
             toB.delay(LINK_DELAY);
-            Failovers completed = new Failovers(a, b, true, 1, renewer);
+            Failovers completed = new Failovers(a, b, true, 1);
             completed.reattach();
             completed.completions("complete", 100);
             ReliabilityReport.measured("8e", completed.toString());
@@ -191,29 +194,30 @@ class ReplicaFailoverTests {
     }
 
     /** One server with its own connection and admin access; its role changes with every failover. */
-    private static final class Node implements AutoCloseable {
+    private final class Node implements AutoCloseable {
 
         final RedisServer server;
         final LettuceConnectionFactory factory;
-        final RedisGateway redis;
         final RedisAdmin admin;
-        /** Stores made once: a store asks the server's version on its first claim. */
-        final RequestIdStore plain;
+        /** Made once: the strategies ask the server's version before their first claim. */
+        final RedisIdempotency plain;
 
-        final RequestIdStore confirmed;
+        final RedisIdempotency confirmed;
         FaultProxy link;
 
         Node(RedisServer server) {
             this.server = server;
             this.factory = CoreStack.standalone(server.host(), server.port(), Duration.ofSeconds(2));
-            this.redis = new RedisGateway(factory);
             this.admin = new RedisAdmin(server.host(), server.port());
-            this.plain = new RequestIdStore(redis);
-            this.confirmed = new RequestIdStore(redis, 1, WAIT_TIMEOUT);
+            this.plain = RedisIdempotency.builder(factory).keyPrefix(prefix).build();
+            this.confirmed = RedisIdempotency.builder(factory)
+                    .keyPrefix(prefix)
+                    .waitForReplicas(1, WAIT_TIMEOUT)
+                    .build();
         }
 
-        RequestIdStore store(int waitForReplicas) {
-            return waitForReplicas == 0 ? plain : confirmed;
+        RequestIdExecutor requestIds(int waitForReplicas) {
+            return (waitForReplicas == 0 ? plain : confirmed).requestIds();
         }
 
         String replication() {
@@ -222,9 +226,20 @@ class ReplicaFailoverTests {
 
         @Override
         public void close() {
+            plain.close();
+            confirmed.close();
             factory.destroy();
             admin.close();
         }
+    }
+
+    /** What the duplicate found on the promoted replica. */
+    private enum Found {
+        /** Nothing: the duplicate claimed the key and would run the work again. */
+        NOTHING,
+        CLAIM,
+        RESULT,
+        OTHER
     }
 
     /** A series of failovers between two nodes, counting what the duplicates found. */
@@ -236,7 +251,6 @@ class ReplicaFailoverTests {
         Node replica;
         final boolean throughLink;
         final int waitForReplicas;
-        final LeaseRenewer renewer;
         int attempts;
         int claimed;
         int refused;
@@ -247,12 +261,11 @@ class ReplicaFailoverTests {
         boolean completing;
         long millis;
 
-        Failovers(Node master, Node replica, boolean throughLink, int waitForReplicas, LeaseRenewer renewer) {
+        Failovers(Node master, Node replica, boolean throughLink, int waitForReplicas) {
             this.master = master;
             this.replica = replica;
             this.throughLink = throughLink;
             this.waitForReplicas = waitForReplicas;
-            this.renewer = renewer;
         }
 
         /** Each attempt: claim on the master, promote the replica, send the duplicate claim there. */
@@ -260,25 +273,26 @@ class ReplicaFailoverTests {
             long start = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 attempts++;
-                String key = keys.requestId("", "op", name + "-" + i);
-                ClaimOutcome first;
+                ProtectedCall call = call(name + "-" + i, LEASE);
+                Admission first;
                 try {
-                    first = master.store(waitForReplicas).claim(key, null, LEASE);
+                    first = master.requestIds(waitForReplicas).admit(call);
                 } catch (IdempotencyStoreUnavailableException ex) {
                     refused++;
                     continue;
                 }
-                if (!(first instanceof ClaimOutcome.Acquired)) {
+                if (!(first instanceof Admission.Proceed claim)) {
                     unexpected++;
                     continue;
                 }
                 claimed++;
-                ClaimOutcome duplicate = failOverAndClaim(key, LEASE);
-                if (duplicate instanceof ClaimOutcome.Acquired) {
+                Found duplicate = failOverAndClaim(call);
+                if (duplicate == Found.NOTHING) {
                     duplicates++;
-                } else if (!(duplicate instanceof ClaimOutcome.InProgress)) {
+                } else if (duplicate != Found.CLAIM) {
                     unexpected++;
                 }
+                claim.permit().fail().join(); // the old master still takes writes until it is made a replica
                 swapRoles();
             }
             millis = (System.nanoTime() - start) / 1_000_000;
@@ -296,46 +310,58 @@ class ReplicaFailoverTests {
             List<String> lost = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 attempts++;
-                String key = keys.requestId("", "op", name + "-" + i);
+                String key = name + "-" + i;
                 try {
-                    run(master.store(waitForReplicas), key, runs);
+                    run(master.requestIds(waitForReplicas), key, runs);
                 } catch (IdempotencyStoreUnavailableException ex) {
                     refused++;
                     continue;
                 }
                 claimed++;
-                ClaimOutcome duplicate = failOverAndClaim(key, SHORT_LEASE);
-                if (duplicate instanceof ClaimOutcome.InProgress) {
+                Found duplicate = failOverAndClaim(call(key, SHORT_LEASE));
+                if (duplicate == Found.CLAIM) {
                     lostCompletions++;
                     lost.add(key);
-                } else if (duplicate instanceof ClaimOutcome.Acquired) {
+                } else if (duplicate == Found.NOTHING) {
                     duplicates++;
-                } else if (!(duplicate instanceof ClaimOutcome.Replay)) {
+                } else if (duplicate != Found.RESULT) {
                     unexpected++;
                 }
                 swapRoles();
             }
             Load.sleep(SHORT_LEASE.toMillis() + 200);
             for (String key : lost) {
-                run(master.plain, key, runs);
+                run(master.requestIds(0), key, runs);
             }
             reExecuted = (int) runs.values().stream().filter(n -> n.get() > 1).count();
             millis = (System.nanoTime() - start) / 1_000_000;
         }
 
-        private void run(RequestIdStore store, String key, Map<String, AtomicInteger> runs) {
-            new RequestIdExecutor(store, renewer)
-                    .execute(
-                            new RequestIdCall(key, null, Duration.ofHours(1), SHORT_LEASE, Duration.ZERO),
-                            () -> "run-"
-                                    + runs.computeIfAbsent(key, k -> new AtomicInteger())
-                                            .incrementAndGet(),
-                            ResultCodec.utf8());
+        private void run(RequestIdExecutor executor, String key, Map<String, AtomicInteger> runs) {
+            executor.execute(
+                    new RequestIdCall(
+                            keys.requestId("", "op", key), null, Duration.ofHours(1), SHORT_LEASE, Duration.ZERO),
+                    () -> "run-"
+                            + runs.computeIfAbsent(key, k -> new AtomicInteger())
+                                    .incrementAndGet(),
+                    ResultCodec.utf8());
         }
 
-        private ClaimOutcome failOverAndClaim(String key, Duration lease) {
+        /** Promotes the replica and claims there what the master had; a claim made there is given back at once. */
+        private Found failOverAndClaim(ProtectedCall call) {
             replica.admin.call(RedisCommands::replicaofNoOne);
-            return replica.plain.claim(key, null, lease);
+            try {
+                Admission found = replica.requestIds(0).admit(call);
+                if (found instanceof Admission.Proceed duplicate) {
+                    duplicate.permit().fail().join();
+                    return Found.NOTHING;
+                }
+                return Found.RESULT;
+            } catch (RequestInProgressException ex) {
+                return Found.CLAIM;
+            } catch (RuntimeException ex) {
+                return Found.OTHER;
+            }
         }
 
         private void swapRoles() {

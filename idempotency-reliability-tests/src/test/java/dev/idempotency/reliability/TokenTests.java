@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.RedisServer;
-import dev.idempotency.token.TokenStore;
+import dev.idempotency.token.TokenExecutor;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ class TokenTests {
             List<String> aliceTokens = issue(http, "alice", 200);
             rejected.put("other user's (bob)", submitAll(http, "bob", aliceTokens));
             rejected.put("anonymous with alice's", submitAll(http, null, aliceTokens));
-            TokenStore store = app.bean(TokenStore.class);
+            TokenExecutor store = app.bean(TokenExecutor.class);
             List<String> expired = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
                 expired.add(store.issue("user:alice", Duration.ofMillis(500)).token());

@@ -48,7 +48,7 @@ class WatchdogTests {
                     working.set(false);
                 }
             });
-            Load.await(Duration.ofSeconds(5), 5, () -> holder.redis.template().hasKey(holder.keys.lock("report")));
+            Load.await(Duration.ofSeconds(5), 5, () -> holder.exists(holder.keys.lock("report")));
             int busy = 0;
             int acquired = 0;
             for (int i = 0; i < 200 && working.get(); i++) {

@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.lock.LockHandle;
-import dev.idempotency.requestid.ClaimOutcome;
-import dev.idempotency.requestid.RequestIdStore;
+import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.testsupport.TestHttp;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -30,7 +31,7 @@ class OperationsApiTests {
     int port;
 
     @Autowired
-    RequestIdStore store;
+    RequestIdExecutor requestIds;
 
     @Autowired
     LeaseLockManager locks;
@@ -52,7 +53,7 @@ class OperationsApiTests {
         http.post("/api/orders", ORDER); // missing_key
         http.post("/api/orders", ORDER, "Idempotency-Key", "has space"); // invalid_key
         String running = UUID.randomUUID().toString();
-        store.claim(keys.requestId("", "POST /api/orders", running), null, Duration.ofMinutes(1)); // another instance
+        claimAsAnotherInstance(running, Duration.ofMinutes(1));
         http.post("/api/orders", ORDER, "Idempotency-Key", running); // in_progress
         String token = http.token();
         http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", token); // executed
@@ -83,8 +84,7 @@ class OperationsApiTests {
         assertThat(http.get("/actuator/health").body()).contains("\"status\":\"UP\"");
 
         String key = UUID.randomUUID().toString();
-        ClaimOutcome stuck = store.claim(keys.requestId("", "POST /api/orders", key), null, Duration.ofHours(1));
-        assertThat(stuck).isInstanceOf(ClaimOutcome.Acquired.class);
+        assertThat(claimAsAnotherInstance(key, Duration.ofHours(1))).isInstanceOf(Admission.Proceed.class);
         assertThat(http.post("/api/orders", ORDER, "Idempotency-Key", key).statusCode())
                 .isEqualTo(409);
         HttpResponse<String> deleted = http.delete("/actuator/idempotency?operation="
@@ -92,6 +92,11 @@ class OperationsApiTests {
         assertThat(deleted.body()).contains("\"deleted\":true");
         assertThat(http.post("/api/orders", ORDER, "Idempotency-Key", key).statusCode())
                 .isEqualTo(201);
+    }
+
+    /** A claim that nobody settles, as a crashed or still running instance leaves it. */
+    private Admission claimAsAnotherInstance(String key, Duration lease) {
+        return requestIds.admit(new ProtectedCall("", "POST /api/orders", key, null, lease, lease, Duration.ZERO));
     }
 
     /** Operation, outcome, and how many calls of that outcome the test makes. */

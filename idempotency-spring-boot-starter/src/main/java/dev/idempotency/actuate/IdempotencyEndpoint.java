@@ -1,17 +1,18 @@
 package dev.idempotency.actuate;
 
 import dev.idempotency.Strategy;
-import dev.idempotency.aop.IdempotentOperation;
-import dev.idempotency.aop.OperationRegistry;
 import dev.idempotency.diagnostics.RedisDiagnostics;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.operation.OperationRegistry;
+import dev.idempotency.internal.operation.OperationSpec;
+import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
-import dev.idempotency.support.RedisGateway;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -20,9 +21,10 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
  * The {@code idempotency} Actuator endpoint. {@code GET} shows the effective configuration, every {@code @Idempotent}
  * operation found at startup, and Redis diagnostics. {@code DELETE} removes one record to unstick a key, e.g.
  * {@code DELETE /actuator/idempotency?operation=POST /orders&key=abc} (add {@code scope=alice} for a user's key, or
- * {@code strategy=lock&key=sku-1} for a lock).
+ * {@code strategy=lock&key=sku-1} for a lock). It can remove any user's record, so it is read-only unless
+ * {@code management.endpoint.idempotency.access=unrestricted}; secure it like any write endpoint.
  */
-@Endpoint(id = "idempotency")
+@Endpoint(id = "idempotency", defaultAccess = Access.READ_ONLY)
 public class IdempotencyEndpoint {
 
     private final OperationRegistry registry;
@@ -51,7 +53,7 @@ public class IdempotencyEndpoint {
         description.put(
                 "operations",
                 registry.operations().stream()
-                        .sorted(Comparator.comparing(IdempotentOperation::name))
+                        .sorted(Comparator.comparing(OperationSpec::name).thenComparing(OperationSpec::id))
                         .map(IdempotencyEndpoint::describe)
                         .toList());
         try {
@@ -66,7 +68,8 @@ public class IdempotencyEndpoint {
      * Deletes the record of a key.
      *
      * @param key the client key ({@code REQUEST_ID}) or the resource ({@code LOCK})
-     * @param operation the operation the key is scoped by: {@code "POST /orders"} or {@code "Service#method"}
+     * @param operation the operation the key is scoped by, as {@code GET} lists it: {@code "POST /orders"} for a
+     *     handler, the bean operation (class and method signature) otherwise
      * @param scope the user the key belongs to with {@code scope: principal}; absent for anonymous or shared keys
      * @param strategy {@code request_id} (default) or {@code lock}
      */
@@ -84,16 +87,18 @@ public class IdempotencyEndpoint {
             }
             case TOKEN -> throw new IllegalArgumentException("tokens expire by themselves; nothing to unstick");
         };
-        Long deleted =
-                redis.command("delete", connection -> connection.keyCommands().del(RedisGateway.key(redisKey)));
+        Long deleted = Futures.join(redis.call("delete", commands -> commands.del(RedisGateway.bytes(redisKey))));
         return Map.of("redisKey", redisKey, "deleted", deleted != null && deleted > 0);
     }
 
-    private static Map<String, Object> describe(IdempotentOperation operation) {
+    private static Map<String, Object> describe(OperationSpec operation) {
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("name", operation.name());
         description.put("strategy", operation.strategy());
         description.put("routes", HttpRoutes.of(operation.method()));
+        description.put(
+                "operation",
+                operation.explicitId() || HttpRoutes.of(operation.method()).isEmpty() ? operation.id() : "the route");
         description.put("keySource", operation.keySource());
         if (operation.strategy() == Strategy.REQUEST_ID) {
             description.put("ttl", operation.ttl().toString());
@@ -106,18 +111,5 @@ public class IdempotencyEndpoint {
         description.put("policy", operation.policy());
         description.put("onStoreFailure", operation.proceedOnStoreFailure() ? "proceed" : "reject");
         return description;
-    }
-
-    /** HTTP routes of a handler method ({@code POST /orders}), the operation names its keys are scoped by. */
-    static final class HttpRoutes {
-
-        private static final boolean WEB_PRESENT = org.springframework.util.ClassUtils.isPresent(
-                "org.springframework.web.bind.annotation.RequestMapping", HttpRoutes.class.getClassLoader());
-
-        private HttpRoutes() {}
-
-        static List<String> of(java.lang.reflect.Method method) {
-            return WEB_PRESENT ? WebRoutes.of(method) : List.of();
-        }
     }
 }

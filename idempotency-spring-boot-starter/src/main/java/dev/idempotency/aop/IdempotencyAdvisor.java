@@ -8,15 +8,15 @@ import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.core.Ordered;
 
 /**
- * Applies the {@link IdempotencyInterceptor} to {@code @Idempotent} methods of any bean.
+ * Applies idempotency to {@code @Idempotent} methods of any bean.
  *
- * <p>Its order, {@link #DEFAULT_ORDER}, puts it outside {@code @Transactional} (whose advisor has
- * {@link Ordered#LOWEST_PRECEDENCE}): the result is stored only after the transaction committed, and a rolled-back
- * call releases its claim.
+ * <p>Its order, {@link #DEFAULT_ORDER} unless {@code idempotency.advisor-order} says otherwise, puts it outside
+ * {@code @Transactional} (whose advisor has {@link Ordered#LOWEST_PRECEDENCE}): the result is stored only after the
+ * transaction committed, and a rolled-back call releases its claim.
  */
 public final class IdempotencyAdvisor extends AbstractPointcutAdvisor {
 
-    /** Just before {@code @Transactional}, as Spring's own {@code @Retryable} does. */
+    /** One step before {@code @Transactional}'s advisor, so that idempotency wraps the transaction. */
     public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;
 
     private final Advice advice;

@@ -1,4 +1,4 @@
-/** The Spring AOP advisor and interceptor that apply {@link dev.idempotency.Idempotent} to bean methods. */
+/** The Spring AOP advisor that applies {@link dev.idempotency.Idempotent} to bean methods. */
 @NullMarked
 package dev.idempotency.aop;
 

@@ -1,24 +1,29 @@
 package dev.idempotency.autoconfigure;
 
-import dev.idempotency.aop.BeanMethodBinding;
-import dev.idempotency.aop.CallBindingFactory;
 import dev.idempotency.aop.IdempotencyAdvisor;
-import dev.idempotency.aop.IdempotencyInterceptor;
-import dev.idempotency.aop.InvocationObserver;
-import dev.idempotency.aop.OperationRegistry;
-import dev.idempotency.aop.OperationResolver;
-import dev.idempotency.aop.PrincipalResolver;
-import dev.idempotency.aop.ScopeResolver;
 import dev.idempotency.diagnostics.RedisDiagnostics;
 import dev.idempotency.diagnostics.StartupDiagnostics;
+import dev.idempotency.internal.aop.BlockingCallFlow;
+import dev.idempotency.internal.aop.FutureCallFlow;
+import dev.idempotency.internal.aop.IdempotencyInterceptor;
+import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.OperationCheck;
+import dev.idempotency.internal.operation.OperationRegistry;
+import dev.idempotency.internal.operation.OperationResolver;
+import dev.idempotency.internal.operation.Protection;
+import dev.idempotency.internal.operation.ReturnTypeFlow;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.observation.InvocationObserver;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdExecutor;
-import dev.idempotency.requestid.RequestIdStore;
-import dev.idempotency.support.LeaseRenewer;
-import dev.idempotency.support.RedisGateway;
-import dev.idempotency.support.StoreCallListener;
-import dev.idempotency.token.TokenStore;
+import dev.idempotency.scope.PrincipalResolver;
+import dev.idempotency.scope.ScopeResolver;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.StoreListener;
+import dev.idempotency.token.TokenExecutor;
+import java.util.ArrayList;
+import java.util.List;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -30,6 +35,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
@@ -38,122 +44,120 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Auto-configuration of {@code @Idempotent}: the Redis stores of the three strategies, the resolved operations, and the
- * AOP advisor that applies them. Web and Spring Security parts are imported and switch on by themselves.
+ * Auto-configuration of {@code @Idempotent}: the three strategies on the application's Redis, the operations resolved
+ * at startup, and the AOP advisor that applies them. Spring MVC, WebFlux, metrics, observations, Spring Security and
+ * the Actuator endpoint are configured by their own auto-configurations when present. If it cannot set itself up while
+ * {@code @Idempotent} methods exist, {@link IdempotencyMisconfigurationAutoConfiguration} stops startup.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass({RedisConnectionFactory.class, MethodInterceptor.class})
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)
-@Import({
-    IdempotencySecurityConfiguration.class,
-    IdempotencyWebConfiguration.class,
-    IdempotencyMetricsConfiguration.class,
-    IdempotencyEndpointConfiguration.class
-})
+@Import(IdempotencySecurityConfiguration.class)
 public final class IdempotencyAutoConfiguration {
 
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    RedisIdempotency idempotencyRedis(
+            RedisConnectionFactory connectionFactory,
+            IdempotencyProperties properties,
+            ObjectProvider<StoreListener> listeners,
+            Environment environment) {
+        // The timers run on threads of their own, never on the application's scheduler: a scheduler kept busy by
+        // the application (one thread by default) would delay renewals until leases end.
+        return RedisIdempotency.builder(connectionFactory)
+                .virtualThreads(Threading.VIRTUAL.isActive(environment))
+                .keyPrefix(properties.getKeyPrefix())
+                .listener(StoreListeners.composite(listeners.orderedStream().toList()))
+                .maxResultSize(properties.getRequestId().getMaxResponseSize().toBytes())
+                .waitForReplicas(
+                        properties.getRedis().getWaitForReplicas(),
+                        properties.getRedis().getWaitForReplicasTimeout())
+                .build();
+    }
+
+    /** How record keys are built, for code that looks a record up: {@code keys.requestId(scope, operation, key)}. */
     @Bean
     @ConditionalOnMissingBean
-    RedisKeys idempotencyRedisKeys(IdempotencyProperties properties) {
-        return new RedisKeys(properties.getKeyPrefix());
+    RedisKeys idempotencyRedisKeys(RedisIdempotency idempotency) {
+        return idempotency.keys();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    RedisGateway idempotencyRedisGateway(
-            RedisConnectionFactory connectionFactory, ObjectProvider<StoreCallListener> listener) {
-        return new RedisGateway(connectionFactory, listener.getIfAvailable(() -> StoreCallListener.NONE));
+    RequestIdExecutor idempotencyRequestIdExecutor(RedisIdempotency idempotency) {
+        return idempotency.requestIds();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    LeaseRenewer idempotencyLeaseRenewer() {
-        return new LeaseRenewer();
+    TokenExecutor idempotencyTokenExecutor(RedisIdempotency idempotency) {
+        return idempotency.tokens();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    RequestIdStore idempotencyRequestIdStore(RedisGateway redis, IdempotencyProperties properties) {
-        IdempotencyProperties.Redis replication = properties.getRedis();
-        return new RequestIdStore(redis, replication.getWaitForReplicas(), replication.getWaitForReplicasTimeout());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    RequestIdExecutor idempotencyRequestIdExecutor(
-            RequestIdStore store, LeaseRenewer renewer, IdempotencyProperties properties) {
-        return new RequestIdExecutor(
-                store, renewer, properties.getRequestId().getMaxResponseSize().toBytes());
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    TokenStore idempotencyTokenStore(RedisGateway redis, RedisKeys keys) {
-        return new TokenStore(redis, keys);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    LeaseLockManager idempotencyLockManager(
-            RedisGateway redis, RedisConnectionFactory connectionFactory, RedisKeys keys, LeaseRenewer renewer) {
-        return new LeaseLockManager(redis, connectionFactory, keys, renewer);
+    LeaseLockManager idempotencyLockManager(RedisIdempotency idempotency) {
+        return idempotency.locks();
     }
 
     @Bean
     @ConditionalOnMissingBean
     ScopeResolver idempotencyScopeResolver(
             IdempotencyProperties properties, ObjectProvider<PrincipalResolver> principals) {
-        return new ScopeResolver(
-                properties.getScope() == IdempotencyProperties.KeyScope.PRINCIPAL
-                        ? principals.getIfAvailable(() -> () -> null)
-                        : null);
+        if (properties.getScope() == IdempotencyProperties.KeyScope.NONE) {
+            return ScopeResolver.shared();
+        }
+        return ScopeResolver.principal(new LazyPrincipalResolver(principals));
     }
 
     @Bean
     @ConditionalOnMissingBean
     OperationRegistry idempotencyOperationRegistry(
-            IdempotencyProperties properties, ConfigurableBeanFactory beanFactory) {
-        OperationResolver resolver = new OperationResolver(
+            IdempotencyProperties properties,
+            ConfigurableBeanFactory beanFactory,
+            ObjectProvider<JsonMapper> jsonMapper,
+            ObjectProvider<ReturnTypeFlow> returnTypeFlows,
+            ObjectProvider<OperationCheck> checks) {
+        List<ReturnTypeFlow> flows =
+                new ArrayList<>(returnTypeFlows.orderedStream().toList());
+        flows.add(new FutureCallFlow());
+        return new OperationRegistry(new OperationResolver(
                 PropertiesMapping.defaults(properties),
                 PropertiesMapping.policies(properties),
-                beanFactory::resolveEmbeddedValue);
-        return new OperationRegistry(resolver);
+                beanFactory::resolveEmbeddedValue,
+                jsonMapper.getIfAvailable(JsonMapper::new),
+                new BlockingCallFlow(),
+                flows,
+                checks.orderedStream().toList()));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    CallBindingFactory idempotencyCallBindingFactory(ObjectProvider<JsonMapper> jsonMapper) {
-        return BeanMethodBinding.factory(jsonMapper.getIfAvailable(JsonMapper::new));
+    Protection idempotencyProtection(
+            ObjectProvider<IdempotencyStrategy> strategies,
+            ScopeResolver scopes,
+            IdempotencyProperties properties,
+            ObjectProvider<InvocationObserver> observers) {
+        return new Protection(
+                strategies.orderedStream().toList(),
+                scopes,
+                properties.getAnonymous() == IdempotencyProperties.AnonymousMode.REJECT,
+                InvocationObserver.composite(observers.orderedStream().toList()));
     }
 
     @Bean
     @ConditionalOnMissingBean
     IdempotencyInterceptor idempotencyInterceptor(
-            OperationRegistry registry,
-            CallBindingFactory bindings,
-            ScopeResolver scopes,
-            RedisKeys keys,
-            RequestIdExecutor requests,
-            TokenStore tokens,
-            LeaseLockManager locks,
-            ObjectProvider<InvocationObserver> observer) {
-        return new IdempotencyInterceptor(
-                registry,
-                bindings,
-                scopes,
-                keys,
-                requests,
-                tokens,
-                locks,
-                observer.getIfAvailable(() -> InvocationObserver.NONE));
+            OperationRegistry registry, ObjectProvider<FlowSelector> selectors, Protection protection) {
+        return new IdempotencyInterceptor(registry, selectors.orderedStream().toList(), protection);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    RedisDiagnostics idempotencyRedisDiagnostics(RedisGateway redis) {
-        return new RedisDiagnostics(redis);
+    RedisDiagnostics idempotencyRedisDiagnostics(RedisIdempotency idempotency) {
+        return new RedisDiagnostics(idempotency.gateway());
     }
 
     @Bean
@@ -163,13 +167,16 @@ public final class IdempotencyAutoConfiguration {
     }
 
     /**
-     * Static and lazy: advisors are created early, before most beans; resolving the interceptor on first call keeps Redis
-     * and the stores out of that early phase.
+     * Static and lazy: advisors are created early, before most beans; resolving the interceptor on first call keeps
+     * Redis and the strategies out of that early phase. Its order is {@code idempotency.advisor-order}.
      */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static IdempotencyAdvisor idempotencyAdvisor(ObjectProvider<IdempotencyInterceptor> interceptor) {
-        return new IdempotencyAdvisor(
-                (MethodInterceptor) invocation -> interceptor.getObject().invoke(invocation));
+    static IdempotencyAdvisor idempotencyAdvisor(
+            ObjectProvider<IdempotencyInterceptor> interceptor, Environment environment) {
+        IdempotencyAdvisor advisor = new IdempotencyAdvisor(new LazyInterceptor(interceptor));
+        advisor.setOrder(
+                environment.getProperty("idempotency.advisor-order", Integer.class, IdempotencyAdvisor.DEFAULT_ORDER));
+        return advisor;
     }
 }

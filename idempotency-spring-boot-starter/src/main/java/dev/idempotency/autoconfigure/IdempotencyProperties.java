@@ -1,15 +1,22 @@
 package dev.idempotency.autoconfigure;
 
+import dev.idempotency.aop.IdempotencyAdvisor;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
-/** Configuration of {@code @Idempotent} methods, under {@code idempotency.*}. */
+/**
+ * Configuration of {@code @Idempotent} methods, under {@code idempotency.*}. Checked once bound: a zero or negative
+ * duration fails startup with a message naming the property.
+ */
 @ConfigurationProperties("idempotency")
-public class IdempotencyProperties {
+public class IdempotencyProperties implements InitializingBean {
 
     /** Whether {@code @Idempotent} methods are protected at all. */
     private boolean enabled = true;
@@ -22,6 +29,12 @@ public class IdempotencyProperties {
 
     /** Whether keys are per authenticated user (principal) or shared by all callers (none). */
     private KeyScope scope = KeyScope.PRINCIPAL;
+
+    /** What anonymous callers get with scope principal: one scope shared by all of them, or a 400 (reject). */
+    private AnonymousMode anonymous = AnonymousMode.SHARED;
+
+    /** Order of the advisor that applies @Idempotent; the default runs outside @Transactional. */
+    private int advisorOrder = IdempotencyAdvisor.DEFAULT_ORDER;
 
     private final RequestId requestId = new RequestId();
 
@@ -66,6 +79,22 @@ public class IdempotencyProperties {
         this.scope = scope;
     }
 
+    public AnonymousMode getAnonymous() {
+        return anonymous;
+    }
+
+    public void setAnonymous(AnonymousMode anonymous) {
+        this.anonymous = anonymous;
+    }
+
+    public int getAdvisorOrder() {
+        return advisorOrder;
+    }
+
+    public void setAdvisorOrder(int advisorOrder) {
+        this.advisorOrder = advisorOrder;
+    }
+
     public RequestId getRequestId() {
         return requestId;
     }
@@ -86,12 +115,25 @@ public class IdempotencyProperties {
         return policies;
     }
 
+    @Override
+    public void afterPropertiesSet() {
+        PropertiesValidation.validate(this);
+    }
+
     /** What to do when Redis fails. */
     public enum StoreFailureMode {
         /** Answer 503 (or throw) without running the method. */
         REJECT,
         /** Run the method without protection and log a warning. */
         PROCEED
+    }
+
+    /** What anonymous callers get when keys are per user. */
+    public enum AnonymousMode {
+        /** All anonymous callers share one scope. */
+        SHARED,
+        /** Protected operations answer 400 (problem type anonymous-not-allowed) to anonymous callers. */
+        REJECT
     }
 
     /** Who shares a key. */
@@ -122,6 +164,20 @@ public class IdempotencyProperties {
 
         /** Largest response stored for replay; a larger one is returned but not stored (its claim is released). */
         private DataSize maxResponseSize = DataSize.ofMegabytes(1);
+
+        /**
+         * Response headers a replay repeats besides Content-Type, Location and ETag; credentials and hop-by-hop headers
+         * are never stored.
+         */
+        private List<String> replayedHeaders = new ArrayList<>();
+
+        public List<String> getReplayedHeaders() {
+            return replayedHeaders;
+        }
+
+        public void setReplayedHeaders(List<String> replayedHeaders) {
+            this.replayedHeaders = replayedHeaders;
+        }
 
         public String getHeader() {
             return header;
@@ -206,17 +262,20 @@ public class IdempotencyProperties {
         /** The HTTP endpoint that issues tokens. */
         public static class Endpoint {
 
-            /** Whether the token endpoint is registered. */
-            private boolean enabled = true;
+            /**
+             * Whether the token endpoint is registered; when unset, it is registered only if the application has a
+             * TOKEN operation.
+             */
+            private @Nullable Boolean enabled;
 
             /** Path of the token endpoint ({@code POST} issues a token). */
             private String path = "/idempotency/tokens";
 
-            public boolean isEnabled() {
+            public @Nullable Boolean getEnabled() {
                 return enabled;
             }
 
-            public void setEnabled(boolean enabled) {
+            public void setEnabled(@Nullable Boolean enabled) {
                 this.enabled = enabled;
             }
 

@@ -1,6 +1,7 @@
 package dev.idempotency.autoconfigure;
 
-import dev.idempotency.aop.PrincipalResolver;
+import dev.idempotency.scope.PrincipalResolver;
+import dev.idempotency.scope.SecurityPrincipalResolver;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;

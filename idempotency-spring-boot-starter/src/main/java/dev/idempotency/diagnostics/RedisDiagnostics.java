@@ -1,7 +1,8 @@
 package dev.idempotency.diagnostics;
 
-import dev.idempotency.support.RedisGateway;
-import dev.idempotency.support.ServerVersion;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ServerVersion;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -24,9 +25,7 @@ public final class RedisDiagnostics {
 
     /** A snapshot of the server's state; throws when Redis cannot be reached. */
     public Snapshot read() {
-        Properties info =
-                redis.command("info", connection -> connection.serverCommands().info());
-        Properties all = info == null ? new Properties() : info;
+        Properties all = Futures.join(ServerVersion.info(redis, null));
         return new Snapshot(
                 value(all, "redis_version"),
                 value(all, "redis_mode"),

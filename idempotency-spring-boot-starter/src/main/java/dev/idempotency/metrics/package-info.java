@@ -1,4 +1,4 @@
-/** Micrometer metrics and Observation spans for protected calls and their Redis calls. */
+/** Micrometer metrics and Observations for protected calls and their Redis calls, each under its own auto-configuration. */
 @NullMarked
 package dev.idempotency.metrics;
 

@@ -2,32 +2,35 @@ package dev.idempotency.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.Idempotent;
 import dev.idempotency.actuate.IdempotencyEndpoint;
-import dev.idempotency.aop.BeanMethodBinding;
-import dev.idempotency.aop.CallBindingFactory;
+import dev.idempotency.actuate.IdempotencyEndpointAutoConfiguration;
 import dev.idempotency.aop.IdempotencyAdvisor;
-import dev.idempotency.aop.IdempotencyInterceptor;
-import dev.idempotency.aop.InvocationObserver;
-import dev.idempotency.aop.OperationRegistry;
-import dev.idempotency.aop.PrincipalResolver;
-import dev.idempotency.aop.ScopeResolver;
 import dev.idempotency.diagnostics.RedisDiagnostics;
 import dev.idempotency.diagnostics.StartupDiagnostics;
+import dev.idempotency.internal.aop.IdempotencyInterceptor;
+import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.OperationRegistry;
+import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.metrics.IdempotencyMetricsAutoConfiguration;
+import dev.idempotency.metrics.IdempotencyObservationAutoConfiguration;
+import dev.idempotency.observation.InvocationObserver;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdExecutor;
-import dev.idempotency.requestid.RequestIdStore;
-import dev.idempotency.support.LeaseRenewer;
-import dev.idempotency.support.RedisGateway;
-import dev.idempotency.support.StoreCallListener;
+import dev.idempotency.scope.PrincipalResolver;
+import dev.idempotency.scope.ScopeResolver;
+import dev.idempotency.scope.SecurityPrincipalResolver;
+import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.RedisServer;
-import dev.idempotency.token.TokenStore;
-import dev.idempotency.web.IdempotencyProblemHandler;
-import dev.idempotency.web.ServletPrincipalResolver;
-import dev.idempotency.web.TokenEndpoint;
-import dev.idempotency.web.WebCallBindingFactory;
+import dev.idempotency.token.TokenExecutor;
+import dev.idempotency.web.servlet.IdempotencyProblemHandler;
+import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
+import dev.idempotency.web.servlet.ServletPrincipalResolver;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -37,82 +40,156 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.security.core.context.SecurityContextHolder;
 
 class IdempotencyAutoConfigurationTests {
 
     private static final RedisServer REDIS = RedisServer.start();
 
+    private static final AutoConfigurations ALL = AutoConfigurations.of(
+            DataRedisAutoConfiguration.class,
+            IdempotencyAutoConfiguration.class,
+            IdempotencyMisconfigurationAutoConfiguration.class,
+            IdempotencyWebMvcAutoConfiguration.class,
+            IdempotencyMetricsAutoConfiguration.class,
+            IdempotencyObservationAutoConfiguration.class,
+            IdempotencyEndpointAutoConfiguration.class);
+
     private static final List<Class<?>> CORE_BEANS = List.of(
+            RedisIdempotency.class,
             RedisKeys.class,
-            RedisGateway.class,
-            LeaseRenewer.class,
-            RequestIdStore.class,
             RequestIdExecutor.class,
-            TokenStore.class,
+            TokenExecutor.class,
             LeaseLockManager.class,
             ScopeResolver.class,
             OperationRegistry.class,
-            CallBindingFactory.class,
+            Protection.class,
             IdempotencyInterceptor.class,
             IdempotencyAdvisor.class,
-            InvocationObserver.class,
-            StoreCallListener.class,
             RedisDiagnostics.class,
             StartupDiagnostics.class);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(
-                    AutoConfigurations.of(DataRedisAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+            .withConfiguration(ALL)
             .withPropertyValues("spring.data.redis.host=" + REDIS.host(), "spring.data.redis.port=" + REDIS.port());
 
     private final WebApplicationContextRunner webRunner = new WebApplicationContextRunner()
-            .withConfiguration(
-                    AutoConfigurations.of(DataRedisAutoConfiguration.class, IdempotencyAutoConfiguration.class))
+            .withConfiguration(ALL)
             .withPropertyValues("spring.data.redis.host=" + REDIS.host(), "spring.data.redis.port=" + REDIS.port());
+
+    static class Orders {
+        @Idempotent(key = "#id")
+        public String create(String id) {
+            return id;
+        }
+    }
 
     @Test
     void createsEveryCoreBeanButNoWebPartsOutsideAWebApplication() {
         runner.run(context -> {
             CORE_BEANS.forEach(type -> assertThat(context).hasSingleBean(type));
-            assertThat(context.getBean(CallBindingFactory.class)).isNotInstanceOf(WebCallBindingFactory.class);
-            assertThat(context).doesNotHaveBean(TokenEndpoint.class);
+            assertThat(context).doesNotHaveBean(FlowSelector.class);
             assertThat(context).doesNotHaveBean(IdempotencyProblemHandler.class);
         });
     }
 
     @Test
-    void switchedOffByProperty() {
+    void switchedOffByPropertyEvenWithIdempotentMethods() {
         runner.withPropertyValues("idempotency.enabled=false")
-                .run(context -> CORE_BEANS.forEach(type -> assertThat(context).doesNotHaveBean(type)));
+                .withBean(Orders.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    CORE_BEANS.forEach(type -> assertThat(context).doesNotHaveBean(type));
+                });
     }
 
     @Test
-    void backsOffWithoutSpringDataRedis() {
+    void backsOffQuietlyWithoutSpringDataRedisWhenNothingNeedsIt() {
         runner.withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(IdempotencyInterceptor.class));
     }
 
     @Test
-    void backsOffWithoutAConnectionFactory() {
+    void withoutAConnectionFactoryIdempotentMethodsStopStartup() {
         new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(IdempotencyAutoConfiguration.class))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(IdempotencyInterceptor.class));
+                .withConfiguration(AutoConfigurations.of(
+                        IdempotencyAutoConfiguration.class, IdempotencyMisconfigurationAutoConfiguration.class))
+                .withBean(Orders.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .hasStackTraceContaining("Orders.create")
+                        .hasStackTraceContaining("no RedisConnectionFactory"));
     }
 
     @Test
-    void servletApplicationGetsHttpBindingProblemDetailsAndTheTokenEndpoint() {
+    void aConnectionFactoryOtherThanLettuceStopsStartup() {
+        runner.withClassLoader(new FilteredClassLoader("io.lettuce"))
+                .withBean(Orders.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .hasStackTraceContaining("Idempotency needs Lettuce")
+                        .hasStackTraceContaining("JedisConnectionFactory"));
+    }
+
+    @Test
+    void twoConnectionFactoriesWithoutAPrimaryStopStartupSayingHowToFixIt() {
+        runner.withUserConfiguration(TwoConnectionFactories.class)
+                .withBean(Orders.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    Throwable failure = context.getStartupFailure();
+                    while (!(failure instanceof IdempotencySetupException) && failure.getCause() != null) {
+                        failure = failure.getCause();
+                    }
+                    assertThat(failure)
+                            .isInstanceOf(IdempotencySetupException.class)
+                            .hasMessageContaining("2 RedisConnectionFactory beans")
+                            .hasMessageContaining("none is primary");
+                    assertThat(((IdempotencySetupException) failure).action()).contains("@Primary");
+                    assertThat(new IdempotencySetupFailureAnalyzer()
+                                    .analyze(context.getStartupFailure())
+                                    .getAction())
+                            .contains("idempotency.enabled=false");
+                });
+    }
+
+    @Test
+    void servletApplicationGetsTheHttpBindingProblemDetailsAndSpringSecurityScopes() {
         webRunner.run(context -> {
-            assertThat(context.getBean(CallBindingFactory.class)).isInstanceOf(WebCallBindingFactory.class);
+            assertThat(context).hasSingleBean(FlowSelector.class);
             assertThat(context).hasSingleBean(IdempotencyProblemHandler.class);
-            assertThat(context).hasSingleBean(TokenEndpoint.class);
             assertThat(context.getBean(PrincipalResolver.class)).isInstanceOf(SecurityPrincipalResolver.class);
         });
     }
 
     @Test
-    void metricsAreSkippedWithoutMicrometer() {
-        runner.withClassLoader(new FilteredClassLoader("io.micrometer"))
+    void withoutSpringSecurityThePrincipalComesFromTheServletRequest() {
+        webRunner
+                .withClassLoader(new FilteredClassLoader(SecurityContextHolder.class))
+                .run(context -> assertThat(context.getBean(PrincipalResolver.class))
+                        .isInstanceOf(ServletPrincipalResolver.class));
+    }
+
+    @Test
+    void metricsAndObservationsOnlyWithTheirRegistries() {
+        runner.run(context -> {
+            assertThat(context).doesNotHaveBean(InvocationObserver.class);
+            assertThat(context).doesNotHaveBean(StoreListener.class);
+        });
+        runner.withBean(SimpleMeterRegistry.class).run(context -> {
+            assertThat(context).hasBean("idempotencyRequestCounter");
+            assertThat(context).hasSingleBean(StoreListener.class);
+            assertThat(context).doesNotHaveBean("idempotencyObservingObserver");
+        });
+        runner.withBean(ObservationRegistry.class, ObservationRegistry::create)
+                .run(context -> assertThat(context).hasBean("idempotencyObservingObserver"));
+        runner.withBean(SimpleMeterRegistry.class)
+                .withClassLoader(new FilteredClassLoader("io.micrometer"))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(InvocationObserver.class));
     }
 
@@ -127,62 +204,67 @@ class IdempotencyAutoConfigurationTests {
     }
 
     @Test
-    void tokenEndpointCanBeSwitchedOff() {
-        webRunner
-                .withPropertyValues("idempotency.token.endpoint.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(TokenEndpoint.class));
-    }
-
-    @Test
-    void withoutSpringSecurityThePrincipalComesFromTheServletRequest() {
-        webRunner
-                .withClassLoader(new FilteredClassLoader(SecurityContextHolder.class))
-                .run(context -> assertThat(context.getBean(PrincipalResolver.class))
-                        .isInstanceOf(ServletPrincipalResolver.class));
-    }
-
-    @Test
     void scopeNoneIgnoresThePrincipal() {
         runner.withPropertyValues("idempotency.scope=none")
                 .withBean(PrincipalResolver.class, () -> () -> "alice")
-                .run(context ->
-                        assertThat(context.getBean(ScopeResolver.class).scope()).isEmpty());
+                .run(context -> assertThat(context.getBean(ScopeResolver.class).currentScope())
+                        .isEmpty());
         runner.withBean(PrincipalResolver.class, () -> () -> "alice")
-                .run(context ->
-                        assertThat(context.getBean(ScopeResolver.class).scope()).isEqualTo("user:alice"));
+                .run(context -> assertThat(context.getBean(ScopeResolver.class).currentScope())
+                        .isEqualTo("user:alice"));
     }
 
     @Test
     void userBeansReplaceTheAutoConfiguredOnes() {
+        ScopeResolver tenants = () -> "tenant:acme";
         RedisKeys custom = new RedisKeys("custom:");
-        CallBindingFactory binding = BeanMethodBinding.factory(new tools.jackson.databind.json.JsonMapper());
         webRunner
                 .withBean(RedisKeys.class, () -> custom)
-                .withBean(CallBindingFactory.class, () -> binding)
+                .withBean(ScopeResolver.class, () -> tenants)
                 .run(context -> {
                     assertThat(context.getBean(RedisKeys.class)).isSameAs(custom);
-                    assertThat(context.getBean(CallBindingFactory.class)).isSameAs(binding);
+                    assertThat(context.getBean(ScopeResolver.class)).isSameAs(tenants);
+                    assertThat(context.getBean(Protection.class).currentScope()).isEqualTo("tenant:acme");
                 });
     }
 
     @Test
-    void keyPrefixComesFromProperties() {
-        runner.withPropertyValues("idempotency.key-prefix=shop:")
-                .run(context -> assertThat(context.getBean(RedisKeys.class).requestId("", "op", "k"))
-                        .startsWith("shop:request-id:"));
+    void keyPrefixAndAdvisorOrderComeFromProperties() {
+        runner.withPropertyValues("idempotency.key-prefix=shop:", "idempotency.advisor-order=42")
+                .run(context -> {
+                    assertThat(context.getBean(RedisKeys.class).requestId("", "op", "k"))
+                            .startsWith("shop:request-id:");
+                    assertThat(context.getBean(IdempotencyAdvisor.class).getOrder())
+                            .isEqualTo(42);
+                });
+        runner.run(
+                context -> assertThat(context.getBean(IdempotencyAdvisor.class).getOrder())
+                        .isEqualTo(IdempotencyAdvisor.DEFAULT_ORDER));
     }
 
-    /** As Resilience4j checks: every bean a user may replace backs off; only the advisor is infrastructure. */
     @Test
-    void everyAutoConfiguredBeanIsConditionalOnMissingBean() {
+    void invalidDurationsStopStartupNamingTheProperty() {
+        runner.withPropertyValues("idempotency.token.ttl=0s")
+                .run(context ->
+                        assertThat(context).hasFailed().getFailure().hasStackTraceContaining("idempotency.token.ttl"));
+    }
+
+    /**
+     * As Resilience4j checks: every bean of a public type a user may replace backs off when the user defines one.
+     * Internal machinery ({@code dev.idempotency.internal}) and Spring infrastructure registrations are not beans a
+     * user replaces piecemeal.
+     */
+    @Test
+    void everyReplaceableBeanIsConditionalOnMissingBean() {
         for (Class<?> configuration : List.of(
                 IdempotencyAutoConfiguration.class,
-                IdempotencyWebConfiguration.class,
                 IdempotencySecurityConfiguration.class,
-                IdempotencyMetricsConfiguration.class,
-                IdempotencyEndpointConfiguration.class)) {
+                IdempotencyWebMvcAutoConfiguration.class,
+                IdempotencyMetricsAutoConfiguration.class,
+                IdempotencyObservationAutoConfiguration.class,
+                IdempotencyEndpointAutoConfiguration.class)) {
             for (Method method : configuration.getDeclaredMethods()) {
-                if (method.isAnnotationPresent(Bean.class) && !Modifier.isStatic(method.getModifiers())) {
+                if (method.isAnnotationPresent(Bean.class) && isReplaceable(method.getReturnType())) {
                     assertThat(method.isAnnotationPresent(ConditionalOnMissingBean.class))
                             .as("%s.%s", configuration.getSimpleName(), method.getName())
                             .isTrue();
@@ -191,10 +273,25 @@ class IdempotencyAutoConfigurationTests {
         }
     }
 
-    @Test
-    void beanMethodsOutsideHttpUseTheirOwnBinding() {
-        runner.run(
-                context -> assertThat(context.getBean(OperationRegistry.class).operations())
-                        .isEmpty());
+    private static boolean isReplaceable(Class<?> type) {
+        return type.getPackageName().startsWith("dev.idempotency")
+                && !type.getPackageName().startsWith("dev.idempotency.internal")
+                && java.lang.reflect.Modifier.isPublic(type.getModifiers())
+                && type != IdempotencyAdvisor.class
+                && type != InvocationObserver.class
+                && type != StoreListener.class;
+    }
+
+    static class TwoConnectionFactories {
+
+        @Bean
+        RedisConnectionFactory ordersRedis() {
+            return new LettuceConnectionFactory(new RedisStandaloneConfiguration(REDIS.host(), REDIS.port()));
+        }
+
+        @Bean
+        RedisConnectionFactory cacheRedis() {
+            return new LettuceConnectionFactory(new RedisStandaloneConfiguration(REDIS.host(), REDIS.port()));
+        }
     }
 }

@@ -1,15 +1,17 @@
 package dev.idempotency.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.util.unit.DataSize;
 
-/** The defaults of the public contract (ARCHITECTURE.md section 2), and binding from configuration. */
+/** The defaults of the public contract (the README's configuration table), binding, and the startup checks. */
 class IdempotencyPropertiesTests {
 
     @Test
@@ -27,7 +29,12 @@ class IdempotencyPropertiesTests {
         assertThat(properties.getRequestId().getMaxResponseSize()).isEqualTo(DataSize.ofMegabytes(1));
         assertThat(properties.getToken().getHeader()).isEqualTo("Idempotency-Token");
         assertThat(properties.getToken().getTtl()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(properties.getToken().getEndpoint().isEnabled()).isTrue();
+        assertThat(properties.getToken().getEndpoint().getEnabled())
+                .as("unset: mapped only when a TOKEN operation exists")
+                .isNull();
+        assertThat(properties.getAnonymous()).isEqualTo(IdempotencyProperties.AnonymousMode.SHARED);
+        assertThat(properties.getAdvisorOrder()).isEqualTo(Integer.MAX_VALUE - 1);
+        assertThat(properties.getRequestId().getReplayedHeaders()).isEmpty();
         assertThat(properties.getToken().getEndpoint().getPath()).isEqualTo("/idempotency/tokens");
         assertThat(properties.getLock().getLease()).isEqualTo(Duration.ofSeconds(30));
         assertThat(properties.getLock().getWait()).isEqualTo(Duration.ZERO);
@@ -43,6 +50,9 @@ class IdempotencyPropertiesTests {
                 Map.entry("idempotency.key-prefix", "shop:"),
                 Map.entry("idempotency.on-store-failure", "proceed"),
                 Map.entry("idempotency.scope", "none"),
+                Map.entry("idempotency.anonymous", "reject"),
+                Map.entry("idempotency.advisor-order", "5"),
+                Map.entry("idempotency.request-id.replayed-headers", "X-Request-Id,Link"),
                 Map.entry("idempotency.request-id.header", "X-Request-Id"),
                 Map.entry("idempotency.request-id.ttl", "2h"),
                 Map.entry("idempotency.request-id.lease", "10s"),
@@ -73,7 +83,10 @@ class IdempotencyPropertiesTests {
         assertThat(properties.getRequestId().getMaxResponseSize()).isEqualTo(DataSize.ofKilobytes(64));
         assertThat(properties.getToken().getHeader()).isEqualTo("X-Token");
         assertThat(properties.getToken().getTtl()).isEqualTo(Duration.ofMinutes(5));
-        assertThat(properties.getToken().getEndpoint().isEnabled()).isFalse();
+        assertThat(properties.getToken().getEndpoint().getEnabled()).isFalse();
+        assertThat(properties.getAnonymous()).isEqualTo(IdempotencyProperties.AnonymousMode.REJECT);
+        assertThat(properties.getAdvisorOrder()).isEqualTo(5);
+        assertThat(properties.getRequestId().getReplayedHeaders()).containsExactly("X-Request-Id", "Link");
         assertThat(properties.getToken().getEndpoint().getPath()).isEqualTo("/tokens");
         assertThat(properties.getLock().getLease()).isEqualTo(Duration.ofSeconds(5));
         assertThat(properties.getLock().getWait()).isEqualTo(Duration.ofSeconds(2));
@@ -82,5 +95,31 @@ class IdempotencyPropertiesTests {
         assertThat(payments.getOnStoreFailure()).isEqualTo(IdempotencyProperties.StoreFailureMode.PROCEED);
         assertThat(payments.getFingerprint()).isFalse();
         assertThat(payments.getLease()).isNull();
+    }
+
+    @Test
+    void zeroOrNegativeDurationsFailNamingTheProperty() {
+        for (String[] bad : new String[][] {
+            {"idempotency.token.ttl", "0s"},
+            {"idempotency.request-id.ttl", "-1s"},
+            {"idempotency.request-id.lease", "0ms"},
+            {"idempotency.request-id.wait", "-5s"},
+            {"idempotency.lock.lease", "0s"},
+            {"idempotency.lock.wait", "-1ms"},
+            {"idempotency.policies.payments.ttl", "0s"},
+            {"idempotency.policies.payments.wait", "-1s"},
+            {"idempotency.redis.wait-for-replicas", "-1"}
+        }) {
+            IdempotencyProperties properties = new Binder(new MapConfigurationPropertySource(Map.of(bad[0], bad[1])))
+                    .bind("idempotency", IdempotencyProperties.class)
+                    .get();
+            assertThatThrownBy(properties::afterPropertiesSet)
+                    .as(bad[0])
+                    .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageContaining(bad[0]);
+        }
+        IdempotencyProperties zeroWait = new IdempotencyProperties();
+        zeroWait.getRequestId().setWait(Duration.ZERO);
+        zeroWait.afterPropertiesSet(); // a zero wait is the default: answer 409 at once
     }
 }

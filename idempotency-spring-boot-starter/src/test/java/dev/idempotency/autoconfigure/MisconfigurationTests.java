@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
+import dev.idempotency.internal.operation.InvalidIdempotentMethodException;
 import dev.idempotency.testsupport.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Each kind of misconfiguration stops startup with a message naming the method and the problem. */
@@ -61,6 +63,29 @@ class MisconfigurationTests {
         public void reserve(String sku) {}
     }
 
+    static class ObjectResult {
+        @Idempotent(key = "#id")
+        public Object create(String id) {
+            return id;
+        }
+    }
+
+    interface Shape {}
+
+    static class AbstractResult {
+        @Idempotent(key = "#id")
+        public Shape create(String id) {
+            return new Shape() {};
+        }
+    }
+
+    static class NegativeWait {
+        @Idempotent(key = "#id", policy = "impatient")
+        public String create(String id) {
+            return id;
+        }
+    }
+
     static class Valid {
         @Idempotent(key = "#id", ttl = "${orders.ttl:2h}", policy = "payments")
         public String create(String id) {
@@ -99,6 +124,33 @@ class MisconfigurationTests {
     }
 
     @Test
+    void resultsThatCannotBeDecodedForDuplicates() {
+        assertStartupFails(ObjectResult.class, "ObjectResult.create", "declared as Object cannot be decoded");
+        assertStartupFails(AbstractResult.class, "AbstractResult.create", "Shape is abstract");
+    }
+
+    @Test
+    void negativeWaitInAPolicy() {
+        runner.withPropertyValues("idempotency.policies.impatient.wait=-1s")
+                .withBean(NegativeWait.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idempotency.policies.impatient.wait"));
+    }
+
+    @Test
+    void failureReportNamesTheMethodAndSaysWhatToDo() {
+        runner.withBean(UnknownPolicy.class).run(context -> {
+            FailureAnalysis analysis = new IdempotencyFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis).isNotNull();
+            assertThat(analysis.getDescription()).contains("UnknownPolicy.create", "unknown policy \"paymnets\"");
+            assertThat(analysis.getAction()).contains("idempotency.policies");
+        });
+    }
+
+    @Test
     void validMethodStarts() {
         runner.withBean(Valid.class).run(context -> assertThat(context).hasNotFailed());
     }
@@ -107,8 +159,7 @@ class MisconfigurationTests {
         runner.withBean(bean).run(context -> {
             assertThat(context).hasFailed();
             Throwable failure = context.getStartupFailure();
-            while (failure.getCause() != null
-                    && !(failure instanceof dev.idempotency.aop.InvalidIdempotentMethodException)) {
+            while (failure.getCause() != null && !(failure instanceof InvalidIdempotentMethodException)) {
                 failure = failure.getCause();
             }
             assertThat(failure).hasMessageContainingAll(messageParts);

@@ -263,7 +263,9 @@ class HttpContractTests {
         List<ReportService.Report> first = reports.generate(id);
         List<ReportService.Report> second = reports.generate(id);
         assertThat(second).isEqualTo(first).first().isInstanceOf(ReportService.Report.class);
-        long ttl = redis.getExpire(keys.requestId("", "ReportService#generate", "report-" + id), TimeUnit.MINUTES);
+        long ttl = redis.getExpire(
+                keys.requestId("", "dev.idempotency.it.ReportService#generate(java.lang.String)", "report-" + id),
+                TimeUnit.MINUTES);
         assertThat(ttl).as("ttl = \"${shop.report-ttl}\" resolved to 90m").isBetween(89L, 90L);
         HttpResponse<String> viaHttp = http.post("/reports/" + id, "{}");
         assertThat(viaHttp.statusCode()).isEqualTo(200);

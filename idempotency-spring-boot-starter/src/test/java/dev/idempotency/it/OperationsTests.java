@@ -3,8 +3,9 @@ package dev.idempotency.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.key.RedisKeys;
-import dev.idempotency.requestid.ClaimOutcome;
-import dev.idempotency.requestid.RequestIdStore;
+import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.testsupport.TestHttp;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
@@ -31,7 +32,10 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
         classes = ShopApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "management.endpoints.web.exposure.include=health,metrics,idempotency")
+        properties = {
+            "management.endpoints.web.exposure.include=health,metrics,idempotency",
+            "management.endpoint.idempotency.access=unrestricted"
+        })
 @Import(OperationsTests.RecordingObservations.class)
 class OperationsTests {
 
@@ -49,7 +53,7 @@ class OperationsTests {
     ShopController shop;
 
     @Autowired
-    RequestIdStore store;
+    RequestIdExecutor requestIds;
 
     @Autowired
     RedisKeys keys;
@@ -74,16 +78,17 @@ class OperationsTests {
         http.post("/feedback", "{}", "Idempotency-Token", token); // executed
         http.post("/feedback", "{}", "Idempotency-Token", token); // token_used
         http.post("/feedback", "{}", "Idempotency-Token", "A".repeat(32)); // token_invalid
-        shop.hold();
+        shop.hold(2);
         String running = UUID.randomUUID().toString();
         CompletableFuture<HttpResponse<String>> first =
                 CompletableFuture.supplyAsync(() -> http.post("/orders", ORDER, "Idempotency-Key", running));
         CompletableFuture<HttpResponse<String>> reserving =
                 CompletableFuture.supplyAsync(() -> http.post("/inventory/sku-busy/reserve", ""));
-        assertThat(shop.awaitEntered()).isTrue();
-        Thread.sleep(300); // both gated calls are inside their methods
+        assertThat(shop.awaitEntered())
+                .as("both gated calls are inside their methods")
+                .isTrue();
         http.post("/orders", ORDER, "Idempotency-Key", running); // in_progress
-        http.post("/inventory/sku-busy/reserve", ""); // lock_busy, unless it came first: then orders waits
+        http.post("/inventory/sku-busy/reserve", ""); // lock_busy
         shop.release();
         first.get();
         reserving.get();
@@ -107,12 +112,14 @@ class OperationsTests {
         assertThat(description)
                 .contains("\"name\":\"ShopController#create\"", "\"routes\":[\"POST /orders\"]")
                 .contains("\"name\":\"ReportService#generate\"", "\"keySource\":\"spel:'report-' + #id\"")
+                .contains("\"operation\":\"dev.idempotency.it.ReportService#generate(java.lang.String)\"")
                 .contains("\"payments\":{\"ttl\":\"PT48H\"}")
                 .contains("\"maxmemoryPolicy\":\"noeviction\"");
 
         String key = UUID.randomUUID().toString();
-        ClaimOutcome stuck = store.claim(keys.requestId("", "POST /orders", key), null, Duration.ofHours(1));
-        assertThat(stuck).as("a crashed instance's claim").isInstanceOf(ClaimOutcome.Acquired.class);
+        Admission stuck = requestIds.admit(new ProtectedCall(
+                "", "POST /orders", key, null, Duration.ofHours(1), Duration.ofHours(1), Duration.ZERO));
+        assertThat(stuck).as("a crashed instance's claim").isInstanceOf(Admission.Proceed.class);
         assertThat(http.post("/orders", ORDER, "Idempotency-Key", key).statusCode())
                 .isEqualTo(409);
 

@@ -33,8 +33,13 @@ public class ShopController {
 
     /** Makes the next gated call wait inside its method until {@link #release()}. Methods, not fields: this is a proxy. */
     public void hold() {
+        hold(1);
+    }
+
+    /** Makes gated calls wait inside their methods; {@link #awaitEntered()} returns once {@code entrants} are in. */
+    public void hold(int entrants) {
         gate = new CountDownLatch(1);
-        entered = new CountDownLatch(1);
+        entered = new CountDownLatch(entrants);
     }
 
     public void release() {

@@ -1,0 +1,12 @@
+package dev.idempotency;
+
+/**
+ * The caller is anonymous, and {@code idempotency.anonymous: reject} allows keys only for identified callers
+ * (HTTP 400).
+ */
+public class AnonymousCallerException extends IdempotencyException {
+
+    public AnonymousCallerException(String message) {
+        super(message);
+    }
+}

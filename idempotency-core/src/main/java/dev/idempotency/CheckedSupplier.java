@@ -1,0 +1,11 @@
+package dev.idempotency;
+
+/**
+ * Work that returns a value and may throw; {@code E} is inferred, so a plain lambda throws nothing checked while an AOP
+ * {@code invocation::proceed} passes its {@code Throwable} through unchanged.
+ */
+@FunctionalInterface
+public interface CheckedSupplier<T, E extends Throwable> {
+
+    T get() throws E;
+}

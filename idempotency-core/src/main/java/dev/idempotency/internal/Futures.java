@@ -1,0 +1,53 @@
+package dev.idempotency.internal;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/** Blocking on the library's own futures, with their failures as the exceptions the strategies threw. */
+public final class Futures {
+
+    private static final Duration INTERRUPTED_RETRY_AFTER = Duration.ofSeconds(1);
+
+    private Futures() {}
+
+    /**
+     * Waits for {@code future} and returns its value; a failure is rethrown as the exception it completed with
+     * (unwrapped from {@link CompletionException}). Every future of this library completes in bounded time: Redis
+     * commands by Lettuce's command timeout, waits by their own deadline.
+     */
+    public static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.get();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IdempotencyStoreUnavailableException(
+                    "Interrupted while waiting for Redis", INTERRUPTED_RETRY_AFTER, ex);
+        } catch (ExecutionException ex) {
+            throw rethrowable(ex.getCause());
+        }
+    }
+
+    /** The exception a failed future stands for, without the {@link CompletionException} wrapper. */
+    public static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    private static RuntimeException rethrowable(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new CompletionException(cause);
+    }
+}

@@ -1,0 +1,123 @@
+package dev.idempotency.lock;
+
+import dev.idempotency.IdempotencyContext;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.lease.Lease;
+import dev.idempotency.spi.Permit;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One acquisition of a lock, renewed while held. A thread that holds it may enter it again (blocking callers only);
+ * the lock is released in Redis when the outermost hold ends. As a {@link Permit} it never fails: once the work ran, a
+ * lost lock or a failed release is logged and counted, and the lock is left to expire.
+ */
+final class HeldLock implements Permit {
+
+    private static final Logger log = LoggerFactory.getLogger(HeldLock.class);
+
+    private final LeaseLockManager manager;
+    private final String resource;
+    private final String key;
+    private final String owner;
+    private final long fencingToken;
+    private final @Nullable Thread holder;
+    private final LockHandle handle = new LockHandle(this);
+    private @Nullable Lease lease;
+    private int holds = 1;
+
+    HeldLock(
+            LeaseLockManager manager,
+            String resource,
+            String key,
+            String owner,
+            long fencingToken,
+            @Nullable Thread holder) {
+        this.manager = manager;
+        this.resource = resource;
+        this.key = key;
+        this.owner = owner;
+        this.fencingToken = fencingToken;
+        this.holder = holder;
+    }
+
+    void leased(Lease lease) {
+        this.lease = lease;
+    }
+
+    @Override
+    public IdempotencyContext context() {
+        return lease();
+    }
+
+    @Override
+    public CompletableFuture<Void> succeed(byte @Nullable [] result) {
+        return releaseQuietly();
+    }
+
+    @Override
+    public CompletableFuture<Void> fail() {
+        return releaseQuietly();
+    }
+
+    /** Leaves one hold; releases in Redis when it was the outermost. {@code true} when released as still held. */
+    CompletableFuture<Boolean> release() {
+        if (holder != null && --holds > 0) {
+            return CompletableFuture.completedFuture(true);
+        }
+        return manager.release(this);
+    }
+
+    private CompletableFuture<Void> releaseQuietly() {
+        return release().handle((released, failure) -> {
+            if (failure != null) {
+                log.warn(
+                        "Could not release the lock on {}; it expires with its lease: {}",
+                        resource,
+                        Futures.unwrap(failure).getMessage());
+                manager.listener().onLockReleaseFailed();
+            } else if (!released) {
+                log.warn("Lock on {} was lost before its release (fencing token {})", resource, fencingToken);
+            }
+            return null;
+        });
+    }
+
+    /** The public face of this lock for blocking callers. */
+    LockHandle handle() {
+        return handle;
+    }
+
+    void enter() {
+        holds++;
+    }
+
+    boolean isHeldBy(Thread thread) {
+        return holder == thread;
+    }
+
+    Lease lease() {
+        if (lease == null) {
+            throw new IllegalStateException("lock not leased yet");
+        }
+        return lease;
+    }
+
+    String resource() {
+        return resource;
+    }
+
+    String key() {
+        return key;
+    }
+
+    String owner() {
+        return owner;
+    }
+
+    long fencingToken() {
+        return fencingToken;
+    }
+}

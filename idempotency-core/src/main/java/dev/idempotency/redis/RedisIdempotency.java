@@ -1,0 +1,179 @@
+package dev.idempotency.redis;
+
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.Durations;
+import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.lock.LeaseLockManager;
+import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.StoreListener;
+import dev.idempotency.token.TokenExecutor;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.util.Assert;
+
+/**
+ * The three strategies on one Redis, with what they share: the connection, the timers and the lease renewer. The
+ * Spring Boot starter builds one from {@code idempotency.*}; without Boot, build it yourself and close it on shutdown:
+ *
+ * <pre>{@code
+ * try (RedisIdempotency idempotency = RedisIdempotency.builder(connectionFactory).build()) {
+ *     Receipt receipt = idempotency.requestIds().execute(call, () -> payments.charge(order), receiptCodec);
+ * }
+ * }</pre>
+ */
+public final class RedisIdempotency implements AutoCloseable {
+
+    private final RedisGateway redis;
+    private final Scheduling scheduling;
+    private final LeaseRenewer renewer;
+    private final @Nullable ReplicaConfirmations confirmations;
+    private final RedisKeys keys;
+    private final RequestIdExecutor requestIds;
+    private final TokenExecutor tokens;
+    private final LeaseLockManager locks;
+
+    private RedisIdempotency(Builder builder) {
+        this.redis = new RedisGateway(builder.connectionFactory, builder.listener);
+        this.scheduling = builder.scheduler != null
+                ? new Scheduling(builder.scheduler)
+                : builder.virtualThreads ? Scheduling.onVirtualThreads() : new Scheduling();
+        this.renewer = new LeaseRenewer(scheduling, builder.listener);
+        this.confirmations = builder.waitForReplicas == 0
+                ? null
+                : new ReplicaConfirmations(redis, builder.waitForReplicas, builder.waitForReplicasTimeout, scheduling);
+        this.keys = new RedisKeys(builder.keyPrefix);
+        this.requestIds = new RequestIdExecutor(redis, keys, renewer, scheduling, builder.maxResultSize, confirmations);
+        this.tokens = new TokenExecutor(redis, keys);
+        this.locks = new LeaseLockManager(redis, keys, renewer, scheduling);
+    }
+
+    /** Starts a builder on the application's Lettuce connection factory. */
+    public static Builder builder(RedisConnectionFactory connectionFactory) {
+        return new Builder(connectionFactory);
+    }
+
+    /** The {@code REQUEST_ID} strategy and its programmatic API. */
+    public RequestIdExecutor requestIds() {
+        return requestIds;
+    }
+
+    /** The {@code TOKEN} strategy and its programmatic API. */
+    public TokenExecutor tokens() {
+        return tokens;
+    }
+
+    /** The {@code LOCK} strategy and its programmatic API. */
+    public LeaseLockManager locks() {
+        return locks;
+    }
+
+    /** The strategy of one kind. */
+    public IdempotencyStrategy strategy(Strategy strategy) {
+        return switch (strategy) {
+            case REQUEST_ID -> requestIds;
+            case TOKEN -> tokens;
+            case LOCK -> locks;
+        };
+    }
+
+    /** How Redis keys are built, e.g. to find a record: {@code keys().requestId(scope, operation, key)}. */
+    public RedisKeys keys() {
+        return keys;
+    }
+
+    /** The Redis access shared by the strategies; internal, for the starter's diagnostics. */
+    public RedisGateway gateway() {
+        return redis;
+    }
+
+    @Override
+    public void close() {
+        locks.close();
+        renewer.close();
+        if (confirmations != null) {
+            confirmations.close();
+        }
+        scheduling.close();
+        redis.close();
+    }
+
+    /** Settings of a {@link RedisIdempotency}; every one has a default. */
+    public static final class Builder {
+
+        private final RedisConnectionFactory connectionFactory;
+        private String keyPrefix = "idempotency:";
+        private StoreListener listener = StoreListener.NONE;
+        private @Nullable TaskScheduler scheduler;
+        private boolean virtualThreads;
+        private long maxResultSize = 1024 * 1024;
+        private int waitForReplicas;
+        private Duration waitForReplicasTimeout = Duration.ofMillis(200);
+
+        private Builder(RedisConnectionFactory connectionFactory) {
+            Assert.notNull(connectionFactory, "connectionFactory must not be null");
+            this.connectionFactory = connectionFactory;
+        }
+
+        /** Prefix of every Redis key; default {@code idempotency:}. */
+        public Builder keyPrefix(String keyPrefix) {
+            Assert.notNull(keyPrefix, "keyPrefix must not be null");
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /** Told about every Redis call and every lost lease, e.g. for metrics. */
+        public Builder listener(StoreListener listener) {
+            Assert.notNull(listener, "listener must not be null");
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * Runs the timers (lease renewal, waits) on this scheduler instead of a thread of their own. It must not be
+         * one whose threads the application keeps busy: a renewal that waits for a free thread may end a lease.
+         */
+        public Builder scheduler(TaskScheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /**
+         * Whether the timers run their tasks on virtual threads (Java 21 and later) instead of one platform thread of
+         * their own; ignored when a {@link #scheduler} is given.
+         */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        /** Largest result stored, in bytes; a larger one is returned to its caller but not stored. Default 1 MB. */
+        public Builder maxResultSize(long bytes) {
+            Assert.isTrue(bytes > 0, "maxResultSize must be positive");
+            this.maxResultSize = bytes;
+            return this;
+        }
+
+        /**
+         * Claims (and completions) must reach this many replicas, acknowledged by Redis {@code WAIT} within the
+         * timeout, before the work runs; an unconfirmed claim is released and answered as store unavailable.
+         */
+        public Builder waitForReplicas(int replicas, Duration timeout) {
+            Assert.isTrue(replicas >= 0, "replicas must not be negative");
+            Assert.isTrue(replicas == 0 || Durations.isPositive(timeout), "timeout must be positive");
+            this.waitForReplicas = replicas;
+            this.waitForReplicasTimeout = timeout;
+            return this;
+        }
+
+        public RedisIdempotency build() {
+            return new RedisIdempotency(this);
+        }
+    }
+}

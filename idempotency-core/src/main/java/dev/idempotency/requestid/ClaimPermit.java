@@ -1,0 +1,132 @@
+package dev.idempotency.requestid;
+
+import dev.idempotency.IdempotencyContext;
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.lease.Lease;
+import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.spi.Permit;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A claimed {@code REQUEST_ID} record while its work runs: renewed until the work ends, then completed with the result
+ * or released. A completion that fails (a Redis blip right after the work) is retried in the background while the
+ * claim's lease lasts, so the work is not run again by the next retry; the caller does not wait for those retries.
+ */
+final class ClaimPermit implements Permit {
+
+    private static final Logger log = LoggerFactory.getLogger(ClaimPermit.class);
+
+    private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+    private static final Duration MAX_RETRY = Duration.ofSeconds(1);
+
+    private final RequestIdStore store;
+    private final Claim claim;
+    private final Duration ttl;
+    private final Duration lease;
+    private final Lease held;
+    private final LeaseRenewer renewer;
+    private final Scheduling scheduling;
+    private final long maxResultSize;
+
+    ClaimPermit(
+            RequestIdStore store,
+            Claim claim,
+            Duration ttl,
+            Duration lease,
+            LeaseRenewer renewer,
+            Scheduling scheduling,
+            long maxResultSize) {
+        this.store = store;
+        this.claim = claim;
+        this.ttl = ttl;
+        this.lease = lease;
+        this.renewer = renewer;
+        this.scheduling = scheduling;
+        this.maxResultSize = maxResultSize;
+        this.held = renewer.start(
+                Strategy.REQUEST_ID,
+                claim.recordKey(),
+                lease,
+                claim.sentAt(),
+                OptionalLong.empty(),
+                () -> store.renew(claim, lease),
+                () -> {});
+    }
+
+    @Override
+    public IdempotencyContext context() {
+        return held;
+    }
+
+    @Override
+    public CompletableFuture<Void> succeed(byte @Nullable [] result) {
+        if (result == null) {
+            return release();
+        }
+        if (result.length > maxResultSize) {
+            log.warn(
+                    "Result for {} is {} bytes, above the {} byte limit; returned but not stored",
+                    claim.recordKey(),
+                    result.length,
+                    maxResultSize);
+            return release();
+        }
+        CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
+        complete(result, System.nanoTime() + lease.toNanos(), FIRST_RETRY, firstAttempt);
+        return firstAttempt;
+    }
+
+    @Override
+    public CompletableFuture<Void> fail() {
+        return release();
+    }
+
+    private void complete(byte[] result, long deadline, Duration backoff, CompletableFuture<Void> firstAttempt) {
+        store.complete(claim, result, ttl).whenComplete((stored, failure) -> {
+            firstAttempt.complete(null);
+            if (failure == null) {
+                renewer.end(held);
+                if (!stored) {
+                    log.warn("Claim {} passed to another execution before its result was stored", claim.recordKey());
+                }
+                return;
+            }
+            String why = Futures.unwrap(failure).getMessage();
+            if (System.nanoTime() + backoff.toNanos() - deadline > 0) {
+                renewer.end(held);
+                log.error(
+                        "Could not store the result of {} within its lease; a retry runs the work again: {}",
+                        claim.recordKey(),
+                        why);
+                return;
+            }
+            if (backoff.equals(FIRST_RETRY)) {
+                log.warn(
+                        "Could not store the result of {}; retrying while its lease lasts: {}", claim.recordKey(), why);
+            }
+            Duration next = backoff.multipliedBy(2).compareTo(MAX_RETRY) > 0 ? MAX_RETRY : backoff.multipliedBy(2);
+            scheduling.delay(backoff).thenRun(() -> complete(result, deadline, next, firstAttempt));
+        });
+    }
+
+    private CompletableFuture<Void> release() {
+        return store.release(claim).handle((released, failure) -> {
+            renewer.end(held);
+            if (failure != null) {
+                // The claim expires with its lease; the caller must see its own outcome, not this one.
+                log.warn(
+                        "Could not release claim {}; it expires with its lease: {}",
+                        claim.recordKey(),
+                        Futures.unwrap(failure).getMessage());
+            }
+            return null;
+        });
+    }
+}

@@ -1,0 +1,36 @@
+package dev.idempotency.spi;
+
+import dev.idempotency.Strategy;
+
+/**
+ * Told what the strategies do with Redis, so that metrics can time calls and count what went wrong. Every method has a
+ * default that does nothing; implement the ones you need. Calls come from request threads and from Lettuce's I/O
+ * threads: keep them short and never block.
+ */
+public interface StoreListener {
+
+    /** A listener that does nothing. */
+    StoreListener NONE = new StoreListener() {};
+
+    /**
+     * A Redis call ended.
+     *
+     * @param kind what the call did: {@code claim}, {@code complete}, {@code renew}, {@code release}, {@code consume},
+     *     {@code issue}, {@code restore}, {@code acquire}, {@code wait}, {@code read}
+     * @param nanos how long it took
+     * @param failed whether Redis failed (the caller then sees a store-unavailable exception)
+     */
+    default void onCall(String kind, long nanos, boolean failed) {}
+
+    /**
+     * A claim or lock was lost while its work still ran: its last renewal was confirmed more than a lease ago, or
+     * Redis said it belongs to someone else now. Reported once per lease.
+     */
+    default void onLeaseLost(Strategy strategy) {}
+
+    /** A lock could not be released after its work ran; it is left to expire with its lease. */
+    default void onLockReleaseFailed() {}
+
+    /** A stored result could not be decoded; it was discarded and the work ran again. */
+    default void onUndecodableResult() {}
+}

@@ -1,0 +1,113 @@
+package dev.idempotency.spi;
+
+import dev.idempotency.CheckedSupplier;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.lease.ContextHolder;
+import dev.idempotency.requestid.ResultCodec;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs blocking work under a strategy on the calling thread: admit, then replay or run the work with its
+ * {@link dev.idempotency.IdempotencyContext} bound, then settle the permit. The programmatic APIs and the AOP
+ * interceptor both run synchronous work through here.
+ */
+public final class StrategyRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(StrategyRunner.class);
+
+    /** A stored result that cannot be decoded is discarded once; a second one in a row is a real error. */
+    private static final int MAX_ADMISSIONS = 2;
+
+    private StrategyRunner() {}
+
+    /** Runs {@code work} under {@code strategy}; see {@link #run(Supplier, CheckedSupplier, ResultCodec)}. */
+    public static <T, E extends Throwable> T run(
+            IdempotencyStrategy strategy, ProtectedCall call, CheckedSupplier<T, E> work, ResultCodec<T> codec)
+            throws E {
+        return run(() -> strategy.admit(call), work, codec);
+    }
+
+    /**
+     * Admits the call, then returns the replayed result or runs {@code work}; see {@link #admit}.
+     *
+     * @throws E whatever the work throws, after the permit was settled as failed
+     */
+    public static <T, E extends Throwable> T run(
+            Supplier<Admission> admission, CheckedSupplier<T, E> work, ResultCodec<T> codec) throws E {
+        Admitted<T> admitted = admit(admission, codec::decode);
+        if (admitted.isReplay()) {
+            return admitted.replayed();
+        }
+        Permit permit = admitted.permit();
+        T result;
+        try {
+            result = ContextHolder.callWith(permit.context(), work);
+        } catch (Throwable failure) {
+            Futures.join(permit.fail());
+            throw failure;
+        }
+        Futures.join(permit.succeed(encodeQuietly(codec, result)));
+        return result;
+    }
+
+    /**
+     * Admits a call and decodes a replay with {@code decode}. A stored result that cannot be decoded is discarded and
+     * the call admitted again, so it runs, rather than failing every duplicate for the whole TTL.
+     */
+    public static <T> Admitted<T> admit(Supplier<Admission> admission, Function<byte[], T> decode) {
+        for (int attempt = 1; ; attempt++) {
+            Admission admitted = admission.get();
+            if (admitted instanceof Admission.Proceed proceed) {
+                return new Admitted<>(proceed.permit(), null);
+            }
+            Admission.Replay replay = (Admission.Replay) admitted;
+            try {
+                return new Admitted<>(null, decode.apply(replay.result()));
+            } catch (RuntimeException undecodable) {
+                if (attempt == MAX_ADMISSIONS) {
+                    throw undecodable;
+                }
+                Futures.join(replay.discard().get());
+            }
+        }
+    }
+
+    /**
+     * An admitted call: either a decoded replay, or the permit to run the work.
+     *
+     * @param permit the permit when the work is to run, else {@code null}
+     * @param replayed the decoded replay when the work is not to run
+     */
+    public record Admitted<T>(
+            @Nullable Permit permit, @Nullable T replayed) {
+
+        /** Whether this is a replay (the work does not run). */
+        public boolean isReplay() {
+            return permit == null;
+        }
+
+        @Override
+        @SuppressWarnings("NullAway")
+        public Permit permit() {
+            if (permit == null) {
+                throw new IllegalStateException("a replay holds no permit");
+            }
+            return permit;
+        }
+    }
+
+    /** The stored form of the result, or {@code null} when it is not to be (or cannot be) stored. */
+    public static <T> byte @Nullable [] encodeQuietly(ResultCodec<T> codec, T result) {
+        try {
+            return codec.shouldStore(result) ? codec.encode(result) : null;
+        } catch (RuntimeException ex) {
+            // The work has run: its caller must get the result; a retry runs it again since nothing is stored.
+            log.error("Could not encode a result for storage; it is returned but not stored", ex);
+            return null;
+        }
+    }
+}

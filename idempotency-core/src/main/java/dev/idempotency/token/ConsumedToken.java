@@ -1,0 +1,72 @@
+package dev.idempotency.token;
+
+import dev.idempotency.IdempotencyContext;
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.spi.Permit;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A consumed token while its work runs; restored if the work fails. A token holds no lease. */
+final class ConsumedToken implements Permit, IdempotencyContext {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsumedToken.class);
+
+    private final String scope;
+    private final String token;
+    private final BiFunction<String, String, CompletableFuture<Void>> restore;
+
+    ConsumedToken(String scope, String token, BiFunction<String, String, CompletableFuture<Void>> restore) {
+        this.scope = scope;
+        this.token = token;
+        this.restore = restore;
+    }
+
+    @Override
+    public IdempotencyContext context() {
+        return this;
+    }
+
+    @Override
+    public CompletableFuture<Void> succeed(byte @Nullable [] result) {
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public CompletableFuture<Void> fail() {
+        return restore.apply(scope, token).handle((restored, failure) -> {
+            if (failure != null) {
+                log.warn(
+                        "Could not restore a token after a failed call: {}",
+                        Futures.unwrap(failure).getMessage());
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Strategy strategy() {
+        return Strategy.TOKEN;
+    }
+
+    @Override
+    public OptionalLong fencingToken() {
+        return OptionalLong.empty();
+    }
+
+    @Override
+    public boolean isLeaseHeld() {
+        return true;
+    }
+
+    @Override
+    public Duration remaining() {
+        return ChronoUnit.FOREVER.getDuration();
+    }
+}

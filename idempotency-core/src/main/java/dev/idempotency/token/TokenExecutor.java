@@ -1,0 +1,164 @@
+package dev.idempotency.token;
+
+import dev.idempotency.CheckedSupplier;
+import dev.idempotency.InvalidTokenException;
+import dev.idempotency.Strategy;
+import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.spi.StrategyRunner;
+import io.lettuce.core.SetArgs;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.util.Assert;
+
+/**
+ * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
+ * holds only a digest of each token and its scope (the key) and a one-byte state: {@code V} valid, {@code U} used.
+ * Consuming is a single {@code SET key U XX KEEPTTL GET}, and the {@code U} marker stays until the token's TTL ends so
+ * that a replay is told apart from a forgery. Usable without annotations:
+ *
+ * <pre>{@code
+ * IssuedToken token = tokens.issue(userId, Duration.ofMinutes(10));      // hand token.token() to the client
+ * Feedback saved = tokens.execute(userId, submittedToken, () -> feedback.save(form));
+ * }</pre>
+ */
+public final class TokenExecutor implements IdempotencyStrategy {
+
+    private static final Logger log = LoggerFactory.getLogger(TokenExecutor.class);
+    private static final int TOKEN_BYTES = 24;
+    private static final int TOKEN_LENGTH = 32;
+    private static final byte[] VALID = {'V'};
+    private static final byte[] USED = {'U'};
+
+    private final RedisGateway redis;
+    private final RedisKeys keys;
+    private final SecureRandom random = new SecureRandom();
+    private final Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+
+    public TokenExecutor(RedisGateway redis, RedisKeys keys) {
+        Assert.notNull(redis, "redis must not be null");
+        Assert.notNull(keys, "keys must not be null");
+        this.redis = redis;
+        this.keys = keys;
+    }
+
+    @Override
+    public Strategy strategy() {
+        return Strategy.TOKEN;
+    }
+
+    /** Issues a token valid within {@code scope} (e.g. the user) for {@code ttl}. */
+    public IssuedToken issue(String scope, Duration ttl) {
+        return Futures.join(issueAsync(scope, ttl));
+    }
+
+    /** {@link #issue} without blocking. */
+    public CompletableFuture<IssuedToken> issueAsync(String scope, Duration ttl) {
+        byte[] bytes = new byte[TOKEN_BYTES];
+        random.nextBytes(bytes);
+        String token = encoder.encodeToString(bytes);
+        byte[] key = RedisGateway.bytes(keys.token(scope, token));
+        return redis.call("issue", commands -> commands.set(key, VALID, SetArgs.Builder.px(ttl.toMillis())))
+                .thenApply(ok -> new IssuedToken(token, ttl));
+    }
+
+    /**
+     * Consumes {@code token}, runs {@code work}, and restores the token when the work throws, so the user can submit
+     * again.
+     *
+     * @throws InvalidTokenException when the token is missing, malformed, unknown, expired or from another scope
+     * @throws TokenAlreadyUsedException when it was consumed before
+     */
+    public <T, E extends Throwable> T execute(String scope, @Nullable String token, CheckedSupplier<T, E> work)
+            throws E {
+        String wellFormed = requireWellFormed(token);
+        return StrategyRunner.run(() -> Futures.join(admit(scope, wellFormed)), work, ResultCodec.none());
+    }
+
+    /** Consumes {@code token}; see {@link #execute}. */
+    public void consume(String scope, @Nullable String token) {
+        Futures.join(consumeAsync(scope, requireWellFormed(token)));
+    }
+
+    /** Makes a consumed token valid again (the work it guarded failed); an expired token stays expired. */
+    public void restore(String scope, String token) {
+        Futures.join(restoreAsync(scope, token));
+    }
+
+    @Override
+    public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
+        String token;
+        try {
+            token = requireWellFormed(call.key());
+        } catch (InvalidTokenException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        return admit(call.scope(), token);
+    }
+
+    private CompletableFuture<Admission> admit(String scope, String token) {
+        return consumeAsync(scope, token)
+                .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(scope, token, this::restoreAsync)));
+    }
+
+    private CompletableFuture<Void> consumeAsync(String scope, String token) {
+        byte[] key = RedisGateway.bytes(keys.token(scope, token));
+        return redis.<byte @Nullable []>call(
+                        "consume",
+                        commands ->
+                                commands.setGet(key, USED, SetArgs.Builder.xx().keepttl()))
+                .thenApply(previous -> {
+                    if (previous == null) {
+                        throw new InvalidTokenException("The token is unknown or expired");
+                    }
+                    if (Arrays.equals(previous, USED)) {
+                        throw new TokenAlreadyUsedException("The token was used already");
+                    }
+                    return null;
+                });
+    }
+
+    CompletableFuture<Void> restoreAsync(String scope, String token) {
+        byte[] key = RedisGateway.bytes(keys.token(scope, token));
+        return redis.call(
+                        "restore",
+                        commands ->
+                                commands.set(key, VALID, SetArgs.Builder.xx().keepttl()))
+                .thenApply(ok -> null);
+    }
+
+    /** Rejects malformed input before Redis is touched: a forged token costs no round trip. */
+    private static String requireWellFormed(@Nullable String token) {
+        if (token == null || token.isEmpty()) {
+            throw new InvalidTokenException("The token is missing");
+        }
+        if (token.length() != TOKEN_LENGTH || !isBase64Url(token)) {
+            throw new InvalidTokenException("The token is malformed");
+        }
+        return token;
+    }
+
+    private static boolean isBase64Url(String token) {
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            boolean ok =
+                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.idempotency.actuate;
+
+import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
+import dev.idempotency.autoconfigure.IdempotencyProperties;
+import dev.idempotency.diagnostics.RedisDiagnostics;
+import dev.idempotency.internal.operation.OperationRegistry;
+import dev.idempotency.redis.RedisIdempotency;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code idempotency} Actuator endpoint, when Actuator is present and the endpoint is available (exposed). */
+@AutoConfiguration(after = IdempotencyAutoConfiguration.class)
+@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnBean(IdempotencyAutoConfiguration.class)
+public final class IdempotencyEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint(IdempotencyEndpoint.class)
+    IdempotencyEndpoint idempotencyEndpoint(
+            OperationRegistry registry,
+            RedisIdempotency idempotency,
+            RedisDiagnostics diagnostics,
+            IdempotencyProperties properties) {
+        return new IdempotencyEndpoint(
+                registry,
+                idempotency.keys(),
+                idempotency.gateway(),
+                diagnostics,
+                EndpointConfiguration.describe(properties));
+    }
+}

@@ -1,0 +1,56 @@
+package dev.idempotency.autoconfigure;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Fails startup on settings that would fail every request later: durations that must be positive (TTLs, leases) or
+ * not negative (waits), and counts below zero. The message names the property, as Spring Boot's failure report shows.
+ */
+final class PropertiesValidation {
+
+    private PropertiesValidation() {}
+
+    static void validate(IdempotencyProperties properties) {
+        IdempotencyProperties.RequestId requestId = properties.getRequestId();
+        positive("idempotency.request-id.ttl", requestId.getTtl());
+        positive("idempotency.request-id.lease", requestId.getLease());
+        notNegative("idempotency.request-id.wait", requestId.getWait());
+        if (requestId.getMaxResponseSize().toBytes() <= 0) {
+            throw invalid("idempotency.request-id.max-response-size", requestId.getMaxResponseSize(), "positive");
+        }
+        positive("idempotency.token.ttl", properties.getToken().getTtl());
+        positive("idempotency.lock.lease", properties.getLock().getLease());
+        notNegative("idempotency.lock.wait", properties.getLock().getWait());
+        IdempotencyProperties.Redis redis = properties.getRedis();
+        if (redis.getWaitForReplicas() < 0) {
+            throw invalid("idempotency.redis.wait-for-replicas", redis.getWaitForReplicas(), "zero or more");
+        }
+        if (redis.getWaitForReplicas() > 0) {
+            positive("idempotency.redis.wait-for-replicas-timeout", redis.getWaitForReplicasTimeout());
+        }
+        properties.getPolicies().forEach((name, policy) -> {
+            String prefix = "idempotency.policies." + name + ".";
+            positive(prefix + "ttl", policy.getTtl());
+            positive(prefix + "lease", policy.getLease());
+            notNegative(prefix + "wait", policy.getWait());
+        });
+    }
+
+    private static void positive(String name, @Nullable Duration value) {
+        if (value != null && (value.isZero() || value.isNegative())) {
+            throw invalid(name, value, "positive");
+        }
+    }
+
+    private static void notNegative(String name, @Nullable Duration value) {
+        if (value != null && value.isNegative()) {
+            throw invalid(name, value, "zero or more");
+        }
+    }
+
+    private static InvalidConfigurationPropertyValueException invalid(String name, Object value, String expected) {
+        return new InvalidConfigurationPropertyValueException(name, value, "must be " + expected);
+    }
+}

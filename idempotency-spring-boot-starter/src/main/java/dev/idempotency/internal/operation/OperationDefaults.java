@@ -1,0 +1,41 @@
+package dev.idempotency.internal.operation;
+
+import dev.idempotency.Strategy;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The defaults an {@code @Idempotent} method falls back to, per strategy, as configured under {@code idempotency.*}.
+ *
+ * @param requestId defaults of {@code REQUEST_ID}
+ * @param token defaults of {@code TOKEN}
+ * @param lock defaults of {@code LOCK}
+ * @param proceedOnStoreFailure whether methods run unprotected when Redis fails
+ */
+public record OperationDefaults(
+        StrategyDefaults requestId, StrategyDefaults token, StrategyDefaults lock, boolean proceedOnStoreFailure) {
+
+    StrategyDefaults of(Strategy strategy) {
+        return switch (strategy) {
+            case REQUEST_ID -> requestId;
+            case TOKEN -> token;
+            case LOCK -> lock;
+        };
+    }
+
+    /** The settings of one strategy. */
+    public record StrategyDefaults(
+            String header, Duration ttl, Duration lease, Duration maxWait, boolean fingerprint) {}
+
+    /** A named policy; every {@code null} falls back to the strategy's default. */
+    public record Policy(
+            @Nullable Duration ttl,
+            @Nullable Duration lease,
+            @Nullable Duration maxWait,
+            @Nullable String header,
+            @Nullable Boolean fingerprint,
+            @Nullable Boolean proceedOnStoreFailure) {
+
+        static final Policy NONE = new Policy(null, null, null, null, null, null);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.idempotency.metrics;
+
+import dev.idempotency.Strategy;
+import dev.idempotency.spi.StoreListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Times every Redis call in {@code idempotency.redis} (tags {@code kind}, {@code result}) and counts what went wrong
+ * after the work ran: {@code idempotency.leases.lost} (tag {@code strategy}), {@code idempotency.locks.release.failed}
+ * and {@code idempotency.results.undecodable}.
+ */
+final class MicrometerStoreListener implements StoreListener {
+
+    static final String REDIS_CALLS = "idempotency.redis";
+    static final String LEASES_LOST = "idempotency.leases.lost";
+    static final String LOCK_RELEASES_FAILED = "idempotency.locks.release.failed";
+    static final String UNDECODABLE_RESULTS = "idempotency.results.undecodable";
+
+    private final MeterRegistry meters;
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<Strategy, Counter> lost = new ConcurrentHashMap<>();
+    private final Counter releasesFailed;
+    private final Counter undecodable;
+
+    MicrometerStoreListener(MeterRegistry meters) {
+        this.meters = meters;
+        this.releasesFailed = Counter.builder(LOCK_RELEASES_FAILED)
+                .description("Locks that could not be released after their work ran; they expired instead")
+                .register(meters);
+        this.undecodable = Counter.builder(UNDECODABLE_RESULTS)
+                .description("Stored results that could not be decoded; the work ran again")
+                .register(meters);
+    }
+
+    @Override
+    public void onCall(String kind, long nanos, boolean failed) {
+        String result = failed ? "failure" : "success";
+        timers.computeIfAbsent(
+                        kind + '\0' + result,
+                        key -> Timer.builder(REDIS_CALLS)
+                                .description("Redis calls made by the idempotency strategies")
+                                .tag("kind", kind)
+                                .tag("result", result)
+                                .register(meters))
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void onLeaseLost(Strategy strategy) {
+        lost.computeIfAbsent(
+                        strategy,
+                        key -> Counter.builder(LEASES_LOST)
+                                .description("Claims and locks lost while their work was running")
+                                .tag("strategy", key.name())
+                                .register(meters))
+                .increment();
+    }
+
+    @Override
+    public void onLockReleaseFailed() {
+        releasesFailed.increment();
+    }
+
+    @Override
+    public void onUndecodableResult() {
+        undecodable.increment();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.idempotency.observation;
+
+import dev.idempotency.AnonymousCallerException;
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.InvalidIdempotencyKeyException;
+import dev.idempotency.InvalidTokenException;
+import dev.idempotency.LockBusyException;
+import dev.idempotency.MissingIdempotencyKeyException;
+import dev.idempotency.PayloadMismatchException;
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.TokenAlreadyUsedException;
+import java.util.Locale;
+
+/** How one protected call ended, as metrics and traces tag it. */
+public enum Outcome {
+    /** The method ran under protection (first request, valid token, lock acquired), whether it returned or threw. */
+    EXECUTED,
+    /** A duplicate got the stored result; the method did not run. */
+    REPLAYED,
+    IN_PROGRESS,
+    MISMATCH,
+    MISSING_KEY,
+    INVALID_KEY,
+    TOKEN_USED,
+    TOKEN_INVALID,
+    LOCK_BUSY,
+    /** The caller was anonymous and {@code idempotency.anonymous: reject} refused it. */
+    ANONYMOUS,
+    STORE_UNAVAILABLE,
+    /** Redis failed and the policy said proceed: the method ran without protection. */
+    UNPROTECTED,
+    /** The call failed before the method ran for a reason of its own (e.g. a key expression that threw). */
+    ERROR;
+
+    private final String tag = name().toLowerCase(Locale.ROOT);
+
+    /** The value of the {@code outcome} tag. */
+    public String tag() {
+        return tag;
+    }
+
+    /** The outcome of a call that threw {@code failure} before its method ran. */
+    public static Outcome ofRejection(Throwable failure) {
+        if (failure instanceof RequestInProgressException) return IN_PROGRESS;
+        if (failure instanceof PayloadMismatchException) return MISMATCH;
+        if (failure instanceof MissingIdempotencyKeyException) return MISSING_KEY;
+        if (failure instanceof InvalidIdempotencyKeyException) return INVALID_KEY;
+        if (failure instanceof TokenAlreadyUsedException) return TOKEN_USED;
+        if (failure instanceof InvalidTokenException) return TOKEN_INVALID;
+        if (failure instanceof LockBusyException) return LOCK_BUSY;
+        if (failure instanceof AnonymousCallerException) return ANONYMOUS;
+        if (failure instanceof IdempotencyStoreUnavailableException) return STORE_UNAVAILABLE;
+        return ERROR;
+    }
+}

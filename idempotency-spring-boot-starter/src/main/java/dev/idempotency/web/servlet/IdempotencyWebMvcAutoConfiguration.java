@@ -1,0 +1,97 @@
+package dev.idempotency.web.servlet;
+
+import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
+import dev.idempotency.autoconfigure.IdempotencyProperties;
+import dev.idempotency.internal.http.ReplayedHeaders;
+import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.OperationCheck;
+import dev.idempotency.internal.operation.OperationRegistry;
+import dev.idempotency.internal.operation.Protection;
+import dev.idempotency.scope.PrincipalResolver;
+import dev.idempotency.token.TokenExecutor;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code @Idempotent} on Spring MVC handlers: responses recorded as sent and replayed, the HTTP contract's problem
+ * details, the token endpoint, and the servlet principal as key scope.
+ */
+@AutoConfiguration(after = IdempotencyAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(DispatcherServlet.class)
+@ConditionalOnBean(IdempotencyAutoConfiguration.class)
+public final class IdempotencyWebMvcAutoConfiguration {
+
+    /**
+     * The innermost filter: filters that transform responses (compression, envelopes) then run around it both when a
+     * response is stored and when it is replayed, so a replay is transformed exactly once too.
+     */
+    @Bean
+    FilterRegistrationBean<IdempotencyResponseFilter> idempotencyResponseFilter(IdempotencyProperties properties) {
+        FilterRegistrationBean<IdempotencyResponseFilter> registration =
+                new FilterRegistrationBean<>(new IdempotencyResponseFilter(
+                        new ReplayedHeaders(properties.getRequestId().getReplayedHeaders())));
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE);
+        registration.setAsyncSupported(true);
+        return registration;
+    }
+
+    @Bean
+    ExceptionRecorder idempotencyExceptionRecorder() {
+        return new ExceptionRecorder();
+    }
+
+    @Bean
+    FlowSelector idempotencyServletFlowSelector(
+            ObjectProvider<RequestMappingHandlerMapping> mappings,
+            ObjectProvider<JsonMapper> jsonMapper,
+            IdempotencyProperties properties) {
+        return new ServletFlowSelector(new ServletExchangeFlow(
+                new RouteOperations(mappings),
+                jsonMapper.getIfAvailable(JsonMapper::new),
+                properties.getRequestId().getMaxResponseSize().toBytes()));
+    }
+
+    @Bean
+    OperationCheck idempotencyStreamingReturnTypes() {
+        return new StreamingReturnTypes();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotencyProblemHandler idempotencyProblemHandler() {
+        return new IdempotencyProblemHandler();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    PrincipalResolver idempotencyPrincipalResolver() {
+        return new ServletPrincipalResolver();
+    }
+
+    @Bean
+    TokenEndpointRegistrar idempotencyTokenEndpoint(
+            OperationRegistry operations,
+            ObjectProvider<RequestMappingHandlerMapping> requestMappingHandlerMapping,
+            TokenExecutor tokens,
+            Protection protection,
+            IdempotencyProperties properties) {
+        IdempotencyProperties.Token token = properties.getToken();
+        return new TokenEndpointRegistrar(
+                operations,
+                requestMappingHandlerMapping,
+                new TokenEndpoint(tokens, protection, token.getHeader(), token.getTtl()),
+                token.getEndpoint().getPath(),
+                token.getEndpoint().getEnabled());
+    }
+}

@@ -1,0 +1,88 @@
+package dev.idempotency.web.servlet;
+
+import dev.idempotency.internal.aop.Unprotected;
+import dev.idempotency.internal.http.ReplayedHeaders;
+import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.lease.ContextHolder;
+import dev.idempotency.internal.operation.OperationSpec;
+import dev.idempotency.internal.operation.ProtectedInvocation;
+import dev.idempotency.observation.InvocationObserver;
+import dev.idempotency.observation.Outcome;
+import dev.idempotency.spi.Permit;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.spi.StrategyRunner;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The handler of the current Spring MVC request: the key comes from a header (or SpEL), the operation is the route,
+ * the payload is the request. A duplicate gets the stored response written back as it was sent, marked
+ * {@code Idempotent-Replayed: true}, and the handler does not run; a first call runs with its permit held by the
+ * {@link ServletExchange} until the response is complete, whatever the handler returns (also {@code CompletableFuture},
+ * {@code DeferredResult}, {@code Callable} or {@code WebAsyncTask}).
+ */
+final class ServletExchangeFlow {
+
+    private final Map<Method, HandlerMetadata> handlers = new ConcurrentHashMap<>();
+    private final RouteOperations routes;
+    private final JsonMapper jsonMapper;
+    private final long maxResponseSize;
+
+    ServletExchangeFlow(RouteOperations routes, JsonMapper jsonMapper, long maxResponseSize) {
+        this.routes = routes;
+        this.jsonMapper = jsonMapper;
+        this.maxResponseSize = maxResponseSize;
+    }
+
+    /** Runs the handler call of {@code request}, whose exchange the response filter opened. */
+    @Nullable
+    Object run(ProtectedInvocation call, HttpServletRequest request, ServletExchange exchange) throws Throwable {
+        OperationSpec spec = call.spec();
+        InvocationObserver.Scope observation = call.observe();
+        Permit permit;
+        try {
+            HandlerMetadata handler = handlers.computeIfAbsent(spec.method(), HandlerMetadata::of);
+            ProtectedCall protectedCall = call.call(
+                    call.protection().currentScope(),
+                    request::getHeader,
+                    spec.explicitId() ? spec.id() : routes.of(request, spec),
+                    () -> RequestFingerprint.of(
+                            request, handler, call.invocation().getArguments(), jsonMapper));
+            StrategyRunner.Admitted<StoredResponse> admitted =
+                    StrategyRunner.admit(() -> call.strategy().admit(protectedCall), StoredResponse::decode);
+            if (admitted.isReplay()) {
+                replay(exchange.response(), admitted.replayed());
+                observation.end(Outcome.REPLAYED, null);
+                return null; // the response is committed: Spring MVC writes nothing more for a null result
+            }
+            permit = admitted.permit();
+        } catch (Throwable failure) {
+            return Unprotected.runOrRethrow(call, observation, failure, false);
+        }
+        exchange.hold(permit, spec.strategy(), spec.name(), observation, maxResponseSize);
+        try {
+            return ContextHolder.callWith(permit.context(), call::proceed);
+        } catch (Throwable failure) {
+            exchange.failed(failure);
+            throw failure;
+        }
+    }
+
+    private static void replay(HttpServletResponse response, @Nullable StoredResponse stored) throws IOException {
+        if (stored == null) {
+            throw new IllegalStateException("no stored response");
+        }
+        response.setStatus(stored.status());
+        stored.headers().forEach(header -> response.addHeader(header.name(), header.value()));
+        response.setHeader(ReplayedHeaders.REPLAYED, "true");
+        response.setContentLength(stored.body().length);
+        response.getOutputStream().write(stored.body());
+        response.flushBuffer();
+    }
+}

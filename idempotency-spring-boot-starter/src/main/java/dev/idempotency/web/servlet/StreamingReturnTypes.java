@@ -1,0 +1,44 @@
+package dev.idempotency.web.servlet;
+
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.operation.OperationCheck;
+import java.lang.reflect.Method;
+import java.util.List;
+import org.springframework.core.ResolvableType;
+import org.springframework.http.HttpEntity;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Refuses {@code REQUEST_ID} on handlers whose response is a stream: it cannot be replayed as sent. {@code LOCK} and
+ * {@code TOKEN} on them are fine; they hold until the stream ends.
+ */
+final class StreamingReturnTypes implements OperationCheck {
+
+    private static final List<String> STREAMS = List.of(
+            "org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
+            "org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter",
+            "org.springframework.core.io.InputStreamResource",
+            "reactor.core.publisher.Flux");
+
+    @Override
+    public void check(Method method, Strategy strategy) {
+        if (strategy != Strategy.REQUEST_ID) {
+            return;
+        }
+        ResolvableType returned = ResolvableType.forMethodReturnType(method);
+        if (HttpEntity.class.isAssignableFrom(returned.toClass())) {
+            returned = returned.as(HttpEntity.class).getGeneric(0);
+        }
+        Class<?> type = returned.toClass();
+        for (String stream : STREAMS) {
+            if (ClassUtils.isPresent(stream, method.getDeclaringClass().getClassLoader())
+                    && ClassUtils.resolveClassName(
+                                    stream, method.getDeclaringClass().getClassLoader())
+                            .isAssignableFrom(type)) {
+                throw new IllegalArgumentException(
+                        "REQUEST_ID replays the stored response, but a " + type.getSimpleName()
+                                + " is a stream that cannot be replayed as sent; use LOCK or TOKEN, or return the whole body");
+            }
+        }
+    }
+}
