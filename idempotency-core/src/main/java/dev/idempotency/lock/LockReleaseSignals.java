@@ -36,11 +36,17 @@ final class LockReleaseSignals implements AutoCloseable {
     /** Completes once the subscription is open; fails (store unavailable) when it cannot be opened. */
     synchronized CompletableFuture<?> subscribed() {
         CompletableFuture<RedisConnection> current = subscription;
-        if (current == null || current.isCompletedExceptionally()) {
+        if (current == null || current.isCompletedExceptionally() || isGone(current)) {
             current = redis.offload(this::subscribe);
             subscription = current;
         }
         return current;
+    }
+
+    /** A subscription whose connection was closed, e.g. because the connection factory was stopped and started. */
+    private static boolean isGone(CompletableFuture<RedisConnection> subscription) {
+        RedisConnection connection = subscription.getNow(null);
+        return connection != null && (connection.isClosed() || !connection.isSubscribed());
     }
 
     private RedisConnection subscribe() {

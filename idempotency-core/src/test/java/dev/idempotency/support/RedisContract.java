@@ -6,42 +6,46 @@ import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.spi.StoreListener;
+import dev.idempotency.testsupport.Topologies;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.TestInstance;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.Parameter;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * Base of the contract suites that run against every Redis setup: the gateway, timers and renewer the strategies
- * share, and a key prefix of its own so suites never see each other's records on a shared server.
+ * Base of the contract suites, each a {@code @ParameterizedClass} over {@link Topologies}: the connection, gateway,
+ * timers and renewer the strategies share (one set per topology for the whole run), and a key prefix per test so
+ * tests never see each other's records on a shared server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class RedisContract {
 
-    protected final RedisConnectionFactory connectionFactory;
-    protected final RedisGateway redis;
-    protected final RedisKeys keys;
-    protected final Scheduling scheduling = new Scheduling();
-    protected final LeaseRenewer renewer;
+    private static final Map<Topologies, Shared> SHARED = new ConcurrentHashMap<>();
 
-    protected RedisContract(RedisConnectionFactory connectionFactory) {
-        this(connectionFactory, StoreListener.NONE);
+    @Parameter(0)
+    protected Topologies topology;
+
+    protected RedisConnectionFactory connectionFactory;
+    protected RedisGateway redis;
+    protected RedisKeys keys;
+    protected Scheduling scheduling;
+    protected LeaseRenewer renewer;
+
+    @BeforeEach
+    final void connect() {
+        Shared shared = SHARED.computeIfAbsent(topology, Shared::new);
+        connectionFactory = shared.connectionFactory;
+        redis = shared.redis;
+        scheduling = shared.scheduling;
+        renewer = shared.renewer;
+        keys = new RedisKeys("idempotency:test:" + UUID.randomUUID() + ":");
+        setUp();
     }
 
-    protected RedisContract(RedisConnectionFactory connectionFactory, StoreListener listener) {
-        this.connectionFactory = connectionFactory;
-        this.redis = new RedisGateway(connectionFactory, listener);
-        this.renewer = new LeaseRenewer(scheduling, listener);
-        this.keys = new RedisKeys("idempotency:test:" + UUID.randomUUID() + ":");
-    }
-
-    @AfterAll
-    void closeShared() {
-        renewer.close();
-        scheduling.close();
-        redis.close();
-    }
+    /** Builds what the suite tests, once connected. */
+    protected abstract void setUp();
 
     /** Remaining time to live of a key in milliseconds, as Redis reports it (-2 when absent). */
     protected long pttl(String key) {
@@ -64,5 +68,19 @@ public abstract class RedisContract {
 
     protected static <T> T join(CompletableFuture<T> future) {
         return Futures.join(future);
+    }
+
+    /** What one application shares on one topology; lives as long as the test JVM, like the topology itself. */
+    private static final class Shared {
+
+        final RedisConnectionFactory connectionFactory;
+        final RedisGateway redis;
+        final Scheduling scheduling = new Scheduling();
+        final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
+
+        Shared(Topologies topology) {
+            this.connectionFactory = topology.newConnectionFactory();
+            this.redis = new RedisGateway(connectionFactory, StoreListener.NONE);
+        }
     }
 }

@@ -10,6 +10,7 @@ import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.CommandMonitor;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.TokenExecutor;

@@ -11,6 +11,7 @@ import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.TokenExecutor;
@@ -50,11 +51,22 @@ class StoreUnavailableTests {
             assertThat(runs).as("nothing ran unprotected").hasValue(0);
 
             server.restart();
+            // Lettuce reconnects with a growing backoff: wait (bounded) until the connection is back.
+            Race.until(Duration.ofSeconds(60), "the application's connection to reconnect", () -> reachable(tokens));
 
             assertThat(executor.execute(call, runs::incrementAndGet, intCodec()))
                     .isEqualTo(1);
             assertThat(locks.callLocked("sku", MINUTE, Duration.ZERO, runs::incrementAndGet))
                     .isEqualTo(2);
+        }
+    }
+
+    private static boolean reachable(TokenExecutor tokens) {
+        try {
+            tokens.issue("", MINUTE);
+            return true;
+        } catch (IdempotencyStoreUnavailableException ex) {
+            return false;
         }
     }
 

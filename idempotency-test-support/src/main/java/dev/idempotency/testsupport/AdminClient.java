@@ -4,15 +4,19 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
+import io.lettuce.core.sentinel.api.sync.RedisSentinelCommands;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Plain Lettuce client for the harness's own commands (PING, INFO, CONFIG, ...), kept apart from the
@@ -34,22 +38,36 @@ final class AdminClient implements AutoCloseable {
     private final RedisClient client;
 
     AdminClient(String host, int port) {
-        client = RedisClient.create(
-                RESOURCES,
-                RedisURI.builder()
-                        .withHost(host)
-                        .withPort(port)
-                        .withTimeout(COMMAND_TIMEOUT)
-                        .build());
-        client.setOptions(ClientOptions.builder()
+        this(host, port, null);
+    }
+
+    /**
+     * With {@code tls}, connects over TLS trusting only the harness's CA. It always authenticates as the
+     * {@code default} user, which keeps every permission, so stats and flushes work next to a restricted ACL user.
+     */
+    AdminClient(String host, int port, @Nullable TlsCertificates tls) {
+        RedisURI.Builder uri = RedisURI.builder().withHost(host).withPort(port).withTimeout(COMMAND_TIMEOUT);
+        ClientOptions.Builder options = ClientOptions.builder()
                 .autoReconnect(false)
                 .socketOptions(
-                        SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build())
-                .build());
+                        SocketOptions.builder().connectTimeout(CONNECT_TIMEOUT).build());
+        if (tls != null) {
+            uri.withSsl(true).withVerifyPeer(SslVerifyMode.FULL);
+            options.sslOptions(tls.sslOptions());
+        }
+        client = RedisClient.create(RESOURCES, uri.build());
+        client.setOptions(options.build());
     }
 
     <T> T call(Function<RedisCommands<String, String>, T> command) {
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            return command.apply(connection.sync());
+        }
+    }
+
+    /** A command on a Sentinel process, which answers only the SENTINEL family, INFO, PING and a few more. */
+    <T> T sentinel(Function<RedisSentinelCommands<String, String>, T> command) {
+        try (StatefulRedisSentinelConnection<String, String> connection = client.connectSentinel()) {
             return command.apply(connection.sync());
         }
     }

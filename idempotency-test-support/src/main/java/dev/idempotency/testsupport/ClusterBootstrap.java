@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /** Starts cluster-enabled nodes and joins them with {@code redis-cli --cluster create}. */
 final class ClusterBootstrap {
@@ -99,26 +98,15 @@ final class ClusterBootstrap {
         }
     }
 
-    /** Fields of a CLUSTER NODES line: id, address, flags, master id, ping, pong, epoch, link state, slots. */
     private static boolean seesTopology(String clusterNodes, int replicas) {
-        List<String[]> lines = clusterNodes
-                .lines()
-                .filter(line -> !line.isBlank())
-                .map(line -> line.split(" "))
-                .collect(Collectors.toList());
-        long masters =
-                lines.stream().filter(fields -> hasFlag(fields, "master")).count();
-        long slaves = lines.stream().filter(fields -> hasFlag(fields, "slave")).count();
-        boolean allConnected = lines.stream()
-                .allMatch(fields -> fields.length > 7 && "connected".equals(fields[7]) && !fields[2].contains("fail"));
+        List<ClusterNodes.Entry> entries = ClusterNodes.parse(clusterNodes).entries();
+        long masters = entries.stream().filter(ClusterNodes.Entry::isMaster).count();
+        long slaves = entries.stream().filter(ClusterNodes.Entry::isReplica).count();
+        boolean allConnected = entries.stream().allMatch(entry -> entry.connected() && !entry.failing());
         return masters == MASTERS && slaves == replicas && allConnected;
     }
 
-    private static boolean hasFlag(String[] fields, String flag) {
-        return fields.length > 2 && List.of(fields[2].split(",")).contains(flag);
-    }
-
-    private static String clusterNodes(RedisServer node) {
+    static String clusterNodes(RedisServer node) {
         return node.admin().call(commands -> commands.clusterNodes());
     }
 

@@ -24,8 +24,13 @@ final class Executables {
     }
 
     static Path require(String name, String purpose) {
+        return require(name, purpose, "redis-server");
+    }
+
+    /** Like {@link #require(String, String)}, naming the Debian package that provides the program. */
+    static Path require(String name, String purpose, String debianPackage) {
         return onPath(name)
                 .orElseThrow(() -> new IllegalStateException(name + " is not on the PATH; it is needed for " + purpose
-                        + " (install the redis-server package)"));
+                        + " (install the " + debianPackage + " package)"));
     }
 }

@@ -1,5 +1,8 @@
 package dev.idempotency.testsupport;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -56,10 +59,40 @@ final class Launcher {
      * our check and Redis binding it, so "Address already in use" is retried on a fresh port.
      */
     static RedisServer process(IntFunction<List<String>> extraArgs, boolean clusterBus) {
+        return process(ServerOptions.NONE, extraArgs, clusterBus);
+    }
+
+    /** Like {@link #process(IntFunction, boolean)}, with TLS and ACL options prepared in the process's directory. */
+    static RedisServer process(ServerOptions options, IntFunction<List<String>> extraArgs, boolean clusterBus) {
+        return onFreePort(clusterBus, port -> {
+            RedisProcess process = RedisProcess.launch(port, dir -> {
+                List<String> arguments = new ArrayList<>(options.prepare(port, dir));
+                arguments.addAll(extraArgs.apply(port));
+                return RedisProcess.Arguments.of(arguments);
+            });
+            return RedisServer.open(process, options.certificates(process.dir()), options.aclUser);
+        });
+    }
+
+    /**
+     * Starts {@code redis-server <dir>/sentinel.conf --sentinel} with the given config file contents. Sentinel
+     * rewrites that file with what it learns, so it lives in the process's writable temp directory.
+     */
+    static RedisServer sentinel(IntFunction<String> config) {
+        return onFreePort(
+                false,
+                port -> RedisServer.open(RedisProcess.launch(port, dir -> {
+                    Path file = dir.resolve("sentinel.conf");
+                    Files.writeString(file, config.apply(port), StandardCharsets.UTF_8);
+                    return RedisProcess.Arguments.withConfigFile(file, List.of("--sentinel"));
+                })));
+    }
+
+    private static RedisServer onFreePort(boolean clusterBus, IntFunction<RedisServer> start) {
         for (int attempt = 1; ; attempt++) {
             int port = Ports.allocate(clusterBus);
             try {
-                return RedisServer.open(RedisProcess.launch(port, extraArgs.apply(port)));
+                return start.apply(port);
             } catch (IllegalStateException e) {
                 boolean lostRace = String.valueOf(e.getMessage()).contains("Address already in use");
                 if (!lostRace || attempt == PORT_RACE_ATTEMPTS) {

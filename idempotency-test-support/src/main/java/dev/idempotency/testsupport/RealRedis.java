@@ -9,8 +9,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Marks a test class (or method) that takes real Redis servers as parameters: {@link RedisServer},
- * {@link RedisCluster} or {@link RedisReplicaPair}, in constructors, test methods and lifecycle methods.
- * Shorthand for {@code @ExtendWith(RedisExtension.class)}.
+ * {@link RedisCluster}, {@link RedisReplicaPair} or {@link RedisSentinel}, in constructors, test methods and lifecycle
+ * methods. Shorthand for {@code @ExtendWith(RedisExtension.class)}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

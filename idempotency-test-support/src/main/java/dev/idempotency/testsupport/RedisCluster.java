@@ -1,8 +1,11 @@
 package dev.idempotency.testsupport;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -12,7 +15,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * 127.0.0.1. Needs the {@link RedisProvider#PROCESS process} provider; other providers fail with
  * {@link UnsupportedOperationException}. Closing it destroys its connection factories and every node.
  */
-public final class RedisCluster implements AutoCloseable {
+public final class RedisCluster implements RedisTopology, AutoCloseable {
+
+    // A manual failover moves the replicas of the shard one by one, each with a (partial) resync.
+    private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration TOPOLOGY_REFRESH = Duration.ofSeconds(1);
 
     private final List<RedisServer> nodes;
     private final ConnectionFactories factories = new ConnectionFactories();
@@ -64,18 +71,40 @@ public final class RedisCluster implements AutoCloseable {
         return nodes.stream().filter(node -> !node.admin().isMaster()).collect(Collectors.toList());
     }
 
+    /** {@code cluster}. */
+    @Override
+    public String name() {
+        return "cluster";
+    }
+
     /** A started cluster connection factory with a 2 s command timeout; destroyed when the cluster closes. */
+    @Override
     public LettuceConnectionFactory newConnectionFactory() {
         return newConnectionFactory(RedisServer.DEFAULT_COMMAND_TIMEOUT);
     }
 
     /** A started cluster connection factory (topology refreshed every second) with the given timeout. */
+    @Override
     public LettuceConnectionFactory newConnectionFactory(Duration commandTimeout) {
         List<String> seeds = nodes.stream().map(RedisServer::address).collect(Collectors.toList());
         return factories.cluster(seeds, commandTimeout);
     }
 
+    /**
+     * {@code spring.data.redis.cluster.nodes} (every node), and the adaptive plus 1 s periodic topology refresh that
+     * {@link #newConnectionFactory(Duration)} uses too ({@code spring.data.redis.lettuce.cluster.refresh.*}).
+     */
+    @Override
+    public Map<String, String> springProperties() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("spring.data.redis.cluster.nodes", addresses());
+        properties.put("spring.data.redis.lettuce.cluster.refresh.adaptive", "true");
+        properties.put("spring.data.redis.lettuce.cluster.refresh.period", TOPOLOGY_REFRESH.toSeconds() + "s");
+        return Collections.unmodifiableMap(properties);
+    }
+
     /** {@link RedisServer#commandStats()} summed over all nodes. */
+    @Override
     public Map<String, Long> commandStats() {
         Map<String, Long> sum = new TreeMap<>();
         nodes.forEach(node -> node.commandStats().forEach((command, calls) -> sum.merge(command, calls, Long::sum)));
@@ -83,11 +112,13 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /** Calls of one command over all nodes; 0 if it never ran. */
+    @Override
     public long commandCalls(String command) {
         return commandStats().getOrDefault(command, 0L);
     }
 
     /** {@code CONFIG RESETSTAT} on every node. */
+    @Override
     public void resetStats() {
         nodes.forEach(RedisServer::resetStats);
     }
@@ -103,7 +134,13 @@ public final class RedisCluster implements AutoCloseable {
         return ClusterBootstrap.clusterInfo(node);
     }
 
-    /** {@code CLUSTER FAILOVER} on a replica; waits until it is a master and the cluster is healthy again. */
+    /**
+     * {@code CLUSTER FAILOVER} on a replica, then waits until the whole cluster has settled on the new roles: on
+     * every node's own {@code CLUSTER NODES} view the promoted node is a master owning the old master's slots and
+     * the old master and the shard's other replicas are its replicas; those report {@code master_link_status:up}
+     * towards it; and every node reports {@code cluster_state:ok} and sees all nodes connected. A test can read any
+     * node's view right after this returns.
+     */
     public void failover(RedisServer replica) {
         requireDedicated("failover()");
         if (!nodes.contains(replica)) {
@@ -112,13 +149,106 @@ public final class RedisCluster implements AutoCloseable {
         if (replica.admin().isMaster()) {
             throw new IllegalArgumentException("failover() needs a replica, but " + replica.address() + " is a master");
         }
+        ClusterNodes before = ClusterNodes.parse(ClusterBootstrap.clusterNodes(replica));
+        ClusterNodes.Entry promoted = before.myself();
+        ClusterNodes.Entry oldMaster = before.byId(promoted.masterId)
+                .orElseThrow(() -> new IllegalStateException(replica.address() + " does not know its master "
+                        + promoted.masterId + ":\n" + before.entries()));
+        // The old master and its other replicas end up as replicas of the promoted node.
+        List<RedisServer> shard = nodes.stream()
+                .filter(node -> !node.equals(replica))
+                .filter(node -> node.address().equals(oldMaster.address)
+                        || before.replicasOf(oldMaster.id).stream()
+                                .map(id -> before.byId(id).orElseThrow().address)
+                                .anyMatch(node.address()::equals))
+                .collect(Collectors.toList());
+        Settled settled = new Settled(promoted.id, replica, oldMaster.slots, shard);
+
         replica.admin().call(commands -> commands.clusterFailover(false));
         Await.until(
-                ClusterBootstrap.READY_TIMEOUT,
-                replica.address() + " to become a master",
-                replica.admin()::isMaster,
-                replica::diagnostics);
+                FAILOVER_TIMEOUT,
+                "every node to agree that " + replica.address() + " took over slots " + oldMaster.slots + " from "
+                        + oldMaster.address + " with " + shard.size() + " replicas",
+                settled::holds,
+                settled::diagnostics);
         ClusterBootstrap.awaitHealthy(nodes);
+    }
+
+    /** The end state of a failover, checked on every node's own view; remembers why it does not hold yet. */
+    private final class Settled {
+
+        private final String promotedId;
+        private final RedisServer promoted;
+        private final List<String> slots;
+        private final List<RedisServer> shardReplicas;
+        private String lastMismatch = "(not checked yet)";
+
+        Settled(String promotedId, RedisServer promoted, List<String> slots, List<RedisServer> shardReplicas) {
+            this.promotedId = promotedId;
+            this.promoted = promoted;
+            this.slots = slots;
+            this.shardReplicas = shardReplicas;
+        }
+
+        boolean holds() {
+            try {
+                lastMismatch = mismatch();
+            } catch (RuntimeException e) {
+                // A node busy with the failover may time out a command; that is a reason to look again.
+                lastMismatch = "command failed: " + e;
+            }
+            return lastMismatch.isEmpty();
+        }
+
+        /** What does not match yet, or {@code ""}. */
+        private String mismatch() {
+            for (RedisServer node : nodes) {
+                String state = AdminClient.field(ClusterBootstrap.clusterInfo(node), "cluster_state");
+                if (!"ok".equals(state)) {
+                    return node.address() + " reports cluster_state:" + state;
+                }
+                ClusterNodes view = ClusterNodes.parse(ClusterBootstrap.clusterNodes(node));
+                ClusterNodes.Entry master = view.byId(promotedId).orElse(null);
+                if (master == null || !master.isMaster() || master.failing() || !master.slots.equals(slots)) {
+                    return node.address() + " does not see " + promoted.address() + " as a master of " + slots + ": "
+                            + master;
+                }
+                Set<String> replicas = view.replicasOf(promotedId);
+                for (RedisServer replica : shardReplicas) {
+                    String id = view.entries().stream()
+                            .filter(entry -> entry.address.equals(replica.address()))
+                            .map(entry -> entry.id)
+                            .findFirst()
+                            .orElse("?");
+                    if (!replicas.contains(id)) {
+                        return node.address() + " does not see " + replica.address() + " as a replica of "
+                                + promoted.address();
+                    }
+                }
+            }
+            for (RedisServer replica : shardReplicas) {
+                String replication = replica.admin().info("replication");
+                if (!"slave".equals(AdminClient.field(replication, "role"))
+                        || !Integer.toString(promoted.port()).equals(AdminClient.field(replication, "master_port"))
+                        || !"up".equals(AdminClient.field(replication, "master_link_status"))) {
+                    return replica.address() + " is not linked up to " + promoted.address() + ":\n" + replication;
+                }
+            }
+            return "";
+        }
+
+        String diagnostics() {
+            StringBuilder views = new StringBuilder("Last mismatch: " + lastMismatch);
+            for (RedisServer node : nodes) {
+                views.append("\nCLUSTER NODES of ").append(node.address()).append(":\n");
+                try {
+                    views.append(ClusterBootstrap.clusterNodes(node).trim());
+                } catch (RuntimeException e) {
+                    views.append("(failed: ").append(e).append(")\n").append(node.diagnostics());
+                }
+            }
+            return views.toString();
+        }
     }
 
     @Override

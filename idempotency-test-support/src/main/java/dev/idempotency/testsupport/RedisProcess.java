@@ -19,26 +19,41 @@ final class RedisProcess implements ServerBackend {
     private final int port;
     private final Path dir;
     private final Path log;
-    private final List<String> extraArgs;
+    private final Arguments arguments;
     private @Nullable Process process;
     private boolean paused;
 
-    private RedisProcess(int port, Path dir, List<String> extraArgs) {
+    private RedisProcess(int port, Path dir, Arguments arguments) {
         this.port = port;
         this.dir = dir;
         this.log = dir.resolve("redis.log");
-        this.extraArgs = List.copyOf(extraArgs);
+        this.arguments = arguments;
     }
 
     /** Spawns the process; it is not ready until it answers PING. */
     static RedisProcess launch(int port, List<String> extraArgs) {
+        return launch(port, dir -> Arguments.of(extraArgs));
+    }
+
+    /**
+     * Creates the process's temp directory, lets {@code setup} write what the process needs into it (certificates, a
+     * Sentinel config file) and spawns the process; it is not ready until it answers PING.
+     */
+    static RedisProcess launch(int port, Setup setup) {
+        Path dir = null;
         try {
-            RedisProcess redis = new RedisProcess(
-                    port, ChildProcesses.createTempDirectory("redis-harness-" + port + "-"), extraArgs);
+            dir = ChildProcesses.createTempDirectory("redis-harness-" + port + "-");
+            RedisProcess redis = new RedisProcess(port, dir, setup.prepare(dir));
             redis.spawn();
             return redis;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not start redis-server on port " + port, e);
+        } catch (IOException | RuntimeException e) {
+            if (dir != null) {
+                ChildProcesses.deleteRecursively(dir);
+            }
+            if (e instanceof RuntimeException) {
+                throw (RuntimeException) e;
+            }
+            throw new UncheckedIOException("Could not start redis-server on port " + port, (IOException) e);
         }
     }
 
@@ -46,6 +61,10 @@ final class RedisProcess implements ServerBackend {
         List<String> command = new ArrayList<>();
         command.add(Executables.require("redis-server", "the 'process' Redis provider")
                 .toString());
+        if (arguments.configFile != null) {
+            // redis-server only takes a config file as its first argument; options after it override the file.
+            command.add(arguments.configFile.toString());
+        }
         option(command, "--port", Integer.toString(port));
         option(command, "--bind", HOST);
         option(command, "--daemonize", "no");
@@ -55,7 +74,7 @@ final class RedisProcess implements ServerBackend {
         option(command, "--appendonly", "no");
         // Otherwise a master waits 5 s for more replicas before it first syncs a replica.
         option(command, "--repl-diskless-sync-delay", "0");
-        command.addAll(extraArgs);
+        command.addAll(arguments.extra);
         process = ChildProcesses.start(new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
@@ -156,6 +175,41 @@ final class RedisProcess implements ServerBackend {
             kill();
         } finally {
             ChildProcesses.deleteRecursively(dir);
+        }
+    }
+
+    /** The process's own temp directory: its log, and whatever its {@link Setup} wrote; deleted on close. */
+    Path dir() {
+        return dir;
+    }
+
+    /** Prepares a process before its first start; what it writes into the directory is reused on restart. */
+    @FunctionalInterface
+    interface Setup {
+
+        /** Writes any files the process needs into {@code dir} and returns its arguments. */
+        Arguments prepare(Path dir) throws IOException;
+    }
+
+    /** An optional config file ({@code redis-server <file> ...}, which Sentinel requires) and extra options. */
+    static final class Arguments {
+
+        final @Nullable Path configFile;
+        final List<String> extra;
+
+        private Arguments(@Nullable Path configFile, List<String> extra) {
+            this.configFile = configFile;
+            this.extra = List.copyOf(extra);
+        }
+
+        /** Options appended after the harness's defaults, so they override them. */
+        static Arguments of(List<String> extra) {
+            return new Arguments(null, extra);
+        }
+
+        /** A config file in the process's directory, then the defaults, then {@code extra}. */
+        static Arguments withConfigFile(Path configFile, List<String> extra) {
+            return new Arguments(configFile, extra);
         }
     }
 }

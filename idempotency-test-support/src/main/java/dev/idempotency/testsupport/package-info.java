@@ -1,3 +1,7 @@
-/** A JUnit Jupiter harness that starts real Redis servers, replica pairs and clusters for tests. */
+/**
+ * A JUnit Jupiter harness that starts real Redis servers (plain, TLS, with ACL users), replica pairs, clusters and
+ * Sentinel topologies for tests, plus the {@link dev.idempotency.testsupport.Race} and
+ * {@link dev.idempotency.testsupport.CommandMonitor} helpers.
+ */
 @org.jspecify.annotations.NullMarked
 package dev.idempotency.testsupport;

@@ -3,8 +3,11 @@ package dev.idempotency.internal.redis;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Futures;
 import dev.idempotency.spi.StoreListener;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -41,7 +44,7 @@ public final class RedisGateway implements AutoCloseable {
         Assert.notNull(listener, "listener must not be null");
         this.connectionFactory = requireLettuce(connectionFactory);
         this.listener = listener;
-        this.connector = new Connector<>(this::connectShared);
+        this.connector = new Connector<>(this::connectShared, RedisGateway::isClosed);
     }
 
     /** Runs one command on the shared connection; {@code kind} names it for the listener. */
@@ -162,6 +165,16 @@ public final class RedisGateway implements AutoCloseable {
                     "Expected Lettuce's asynchronous commands, got " + connection.getNativeConnection());
         }
         return (RedisClusterAsyncCommands<byte[], byte[]>) commands;
+    }
+
+    /** Whether the connection behind {@code commands} is closed for good (not merely reconnecting). */
+    static boolean isClosed(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+        Object stateful = commands instanceof RedisAsyncCommands<?, ?> standalone
+                ? standalone.getStatefulConnection()
+                : commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster
+                        ? cluster.getStatefulConnection()
+                        : null;
+        return stateful instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
     }
 
     private static LettuceConnectionFactory requireLettuce(@Nullable RedisConnectionFactory connectionFactory) {

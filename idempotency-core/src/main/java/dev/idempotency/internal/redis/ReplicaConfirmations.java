@@ -5,6 +5,7 @@ import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.Scheduling;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -21,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
@@ -81,6 +83,11 @@ public final class ReplicaConfirmations implements AutoCloseable {
         CompletableFuture<Dedicated> turn;
         synchronized (this) {
             Dedicated free = idle.poll();
+            while (free != null && free.isClosed()) { // its connection factory was stopped: open a new one
+                opened.remove(free);
+                count--;
+                free = idle.poll();
+            }
             if (free != null) {
                 return CompletableFuture.completedFuture(free);
             }
@@ -151,7 +158,13 @@ public final class ReplicaConfirmations implements AutoCloseable {
     }
 
     /** One connection of the pool, standalone (also behind Sentinel) or cluster. */
-    private record Dedicated(StatefulConnection<byte[], byte[]> stateful, RedisClusterClient cluster) {
+    private record Dedicated(
+            StatefulConnection<byte[], byte[]> stateful,
+            @Nullable RedisClusterClient cluster) {
+
+        boolean isClosed() {
+            return stateful instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+        }
 
         @SuppressWarnings("unchecked")
         RedisClusterAsyncCommands<byte[], byte[]> commands() {
@@ -177,7 +190,11 @@ public final class ReplicaConfirmations implements AutoCloseable {
                 }
                 // A failover made the master we knew a replica; the write itself followed the MOVED redirect.
                 // Refresh the topology so that WAIT reaches the new master, then ask again.
-                return cluster.refreshPartitionsAsync()
+                RedisClusterClient client = cluster;
+                if (client == null) {
+                    return CompletableFuture.failedFuture(failure);
+                }
+                return client.refreshPartitionsAsync()
                         .toCompletableFuture()
                         .thenCompose(refreshed -> onOwner(connection, key, replicas, millis));
             });

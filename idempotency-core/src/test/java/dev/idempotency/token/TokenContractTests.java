@@ -7,23 +7,28 @@ import dev.idempotency.IdempotencyContext;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
-import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
+import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The {@code TOKEN} contract, run against every Redis setup. */
-abstract class TokenContract extends RedisContract {
+/** The {@code TOKEN} contract, run against every Redis topology users run. */
+@ParameterizedClass
+@EnumSource(Topologies.class)
+class TokenContractTests extends RedisContract {
 
     private static final Duration TTL = Duration.ofMinutes(10);
 
-    private final TokenExecutor tokens = new TokenExecutor(redis, keys);
+    private TokenExecutor tokens;
 
-    TokenContract(RedisConnectionFactory connectionFactory) {
-        super(connectionFactory);
+    @Override
+    protected void setUp() {
+        tokens = new TokenExecutor(redis, keys);
     }
 
     @Test

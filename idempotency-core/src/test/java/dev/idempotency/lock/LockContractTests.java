@@ -9,8 +9,9 @@ import dev.idempotency.LockLostException;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
+import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -18,22 +19,26 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The {@code LOCK} contract, run against every Redis setup. */
-abstract class LockContract extends RedisContract {
+/** The {@code LOCK} contract, run against every Redis topology users run. */
+@ParameterizedClass
+@EnumSource(Topologies.class)
+class LockContractTests extends RedisContract {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final LeaseLockManager locks = new LeaseLockManager(redis, keys, renewer, scheduling);
+    private LeaseLockManager locks;
 
-    LockContract(RedisConnectionFactory connectionFactory) {
-        super(connectionFactory);
+    @Override
+    protected void setUp() {
+        locks = new LeaseLockManager(redis, keys, renewer, scheduling);
     }
 
-    @AfterAll
+    @AfterEach
     void closeLocks() {
         locks.close();
     }

@@ -9,35 +9,48 @@ import dev.idempotency.RequestInProgressException;
 import dev.idempotency.Strategy;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.support.Race;
 import dev.idempotency.support.RedisContract;
+import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.Topologies;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code REQUEST_ID} contract, run against every Redis setup. */
-abstract class RequestIdContract extends RedisContract {
+/** The {@code REQUEST_ID} contract, run against every Redis topology users run. */
+@ParameterizedClass
+@MethodSource("setups")
+class RequestIdContractTests extends RedisContract {
 
     private static final Duration TTL = Duration.ofMinutes(5);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final RequestIdStore.ClaimCommand claims;
-    private final RequestIdStore store;
-    private final RequestIdExecutor executor;
+    @Parameter(1)
+    RequestIdStore.ClaimCommand claims;
 
-    RequestIdContract(RedisConnectionFactory connectionFactory) {
-        this(connectionFactory, RequestIdStore.ClaimCommand.AUTO);
+    private RequestIdStore store;
+    private RequestIdExecutor executor;
+
+    /** Every topology, and claims by script as on Redis 6.2, where {@code SET NX GET} is refused. */
+    static Stream<Arguments> setups() {
+        return Stream.concat(
+                Arrays.stream(Topologies.values())
+                        .map(topology -> Arguments.of(topology, RequestIdStore.ClaimCommand.AUTO)),
+                Stream.of(Arguments.of(Topologies.STANDALONE, RequestIdStore.ClaimCommand.SCRIPT)));
     }
 
-    RequestIdContract(RedisConnectionFactory connectionFactory, RequestIdStore.ClaimCommand claims) {
-        super(connectionFactory);
-        this.claims = claims;
+    @Override
+    protected void setUp() {
         store = new RequestIdStore(redis, null, claims);
         executor = executor(Long.MAX_VALUE);
     }
