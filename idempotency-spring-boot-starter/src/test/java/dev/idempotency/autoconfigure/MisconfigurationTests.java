@@ -6,11 +6,17 @@ import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.operation.InvalidIdempotentMethodException;
 import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 /** Each kind of misconfiguration stops startup with a message naming the method and the problem. */
 class MisconfigurationTests {
@@ -148,6 +154,41 @@ class MisconfigurationTests {
             assertThat(analysis.getDescription()).contains("UnknownPolicy.create", "unknown policy \"paymnets\"");
             assertThat(analysis.getAction()).contains("idempotency.policies");
         });
+    }
+
+    @RestController
+    static class Streams {
+        @PostMapping("/export")
+        @Idempotent
+        public StreamingResponseBody export() {
+            return out -> out.write(1);
+        }
+    }
+
+    @RestController
+    static class LockedStream {
+        @PostMapping("/export/{id}")
+        @Idempotent(strategy = Strategy.LOCK, key = "#id")
+        public StreamingResponseBody export(@PathVariable String id) {
+            return out -> out.write(1);
+        }
+    }
+
+    @Test
+    void requestIdOnAStreamingResponseFailsStartupNamingTheMethod() {
+        WebApplicationContextRunner web = new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        DataRedisAutoConfiguration.class,
+                        IdempotencyAutoConfiguration.class,
+                        IdempotencyWebMvcAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=" + REDIS.host(), "spring.data.redis.port=" + REDIS.port());
+        web.withBean(Streams.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .hasStackTraceContaining("Streams.export")
+                        .hasStackTraceContaining("StreamingResponseBody is a stream that cannot be replayed"));
+        web.withBean(LockedStream.class).run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test

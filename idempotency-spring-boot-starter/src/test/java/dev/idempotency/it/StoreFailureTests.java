@@ -74,6 +74,11 @@ class StoreFailureTests {
                 http.post("/orders", order, "Idempotency-Key", UUID.randomUUID().toString());
         assertProblem(down, 503);
         assertThat(down.headers().firstValue("Retry-After")).isPresent();
+        assertThat(down.body())
+                .as("the problem detail is generic; the Redis error goes to the log")
+                .contains("The idempotency store is unavailable")
+                .doesNotContainIgnoringCase("timed out")
+                .doesNotContain("Redis");
         assertProblem(http.post("/feedback", "{}", "Idempotency-Token", "A".repeat(32)), 503);
         assertProblem(http.post("/inventory/sku-1/reserve", ""), 503);
         assertProblem(http.post("/idempotency/tokens", ""), 503);

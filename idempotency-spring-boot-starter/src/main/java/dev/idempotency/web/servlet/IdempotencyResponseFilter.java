@@ -21,19 +21,34 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
         this.replayedHeaders = replayedHeaders;
     }
 
+    /**
+     * Runs in the dispatch that writes an asynchronous result too, so that the permit is settled before that response
+     * completes: a client that retries the moment it has the response finds the record stored.
+     */
+    @Override
+    protected boolean shouldNotFilterAsyncDispatch() {
+        return false;
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        ServletExchange exchange = new ServletExchange(new CapturingResponse(response), replayedHeaders);
-        request.setAttribute(ServletExchange.ATTRIBUTE, exchange);
+        ServletExchange exchange = ServletExchange.of(request);
+        HttpServletResponse passed = response;
+        if (exchange == null || !isAsyncDispatch(request)) {
+            exchange = new ServletExchange(new CapturingResponse(response), replayedHeaders);
+            request.setAttribute(ServletExchange.ATTRIBUTE, exchange);
+            passed = exchange.response();
+        }
         try {
-            chain.doFilter(request, exchange.response());
+            chain.doFilter(request, passed);
         } catch (IOException | ServletException | RuntimeException | Error ex) {
             exchange.failed(ex);
             exchange.settle();
             throw ex;
         }
         if (request.isAsyncStarted()) {
+            // Settled by the dispatch that writes the result; the listener covers an async cycle that never dispatches.
             request.getAsyncContext().addListener(exchange);
         } else {
             exchange.settle();

@@ -9,6 +9,7 @@ import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.token.TokenExecutor;
+import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -43,6 +44,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
                         new ReplayedHeaders(properties.getRequestId().getReplayedHeaders())));
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         registration.setAsyncSupported(true);
+        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
         return registration;
     }
 
