@@ -59,12 +59,24 @@ free_port() {
   return 1
 }
 
-# Builds the module and what it uses (unless SKIP_BUILD=1); sets CP and JAVA.
+# The modules whose src/jmh/java holds JMH benchmarks (compiled with their tests).
+JMH_MODULES=(idempotency-core idempotency-spring-boot-starter)
+
+# build [jmh]: builds this module and what it uses (unless SKIP_BUILD=1); sets CP and JAVA. With "jmh", also compiles
+# the tests of those modules, which include their JMH benchmarks, and writes each module's test class path to
+# target/test-classpath.txt, for jmh_classpath.
 build() {
   if [[ "$SKIP_BUILD" != 1 ]]; then
-    log "building benchmarks and the modules they use"
-    (cd "$ROOT" && timeout 600 ./mvnw -B -q -pl benchmarks -am package -Dmaven.test.skip=true \
-      -Dspotless.check.skip=true >&2)
+    if [[ "${1:-}" == jmh ]]; then
+      log "building benchmarks, the modules they use and their JMH benchmarks"
+      (cd "$ROOT" && timeout 900 ./mvnw -B -q -pl benchmarks -am package -DskipTests -Dspotless.check.skip=true \
+        org.apache.maven.plugins:maven-dependency-plugin:3.9.0:build-classpath -Dmdep.includeScope=test \
+        -Dmdep.outputFile=target/test-classpath.txt >&2)
+    else
+      log "building benchmarks and the modules they use"
+      (cd "$ROOT" && timeout 600 ./mvnw -B -q -pl benchmarks -am package -Dmaven.test.skip=true \
+        -Dspotless.check.skip=true >&2)
+    fi
   fi
   CP="$HERE/target/classes:$(cat "$HERE/target/classpath.txt")"
   if [[ -n "$PATCH_CLASSPATH" ]]; then
@@ -76,6 +88,22 @@ build() {
     if command -v wrk >/dev/null 2>&1; then DRIVER=wrk; else DRIVER=java; fi
   fi
   command -v redis-server >/dev/null 2>&1 || { log "redis-server is not on the PATH"; exit 2; }
+}
+
+# jmh_classpath <module>: the module's JMH benchmarks (its test classes), its classes and its test class path, with
+# PATCH_CLASSPATH first. Needs `build jmh`.
+jmh_classpath() {
+  local module="$ROOT/$1"
+  [[ -f "$module/target/test-classpath.txt" ]] || { log "no $1/target/test-classpath.txt: build jmh first"; exit 2; }
+  local cp="$module/target/test-classes:$module/target/classes:$(cat "$module/target/test-classpath.txt")"
+  [[ -z "$PATCH_CLASSPATH" ]] || cp="$PATCH_CLASSPATH:$cp"
+  echo "$cp"
+}
+
+# jmh_version: the version of JMH the benchmarks run with, from the core's test class path
+jmh_version() {
+  local file="$ROOT/${JMH_MODULES[0]}/target/test-classpath.txt"
+  [[ -f "$file" ]] && tr ':' '\n' < "$file" | sed -n 's:.*/jmh-core-\([^/]*\)\.jar$:\1:p' | head -1 || true
 }
 
 start_redis() {

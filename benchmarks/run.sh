@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks of the idempotency starter: JMH microbenchmarks, HTTP load against a bench app on a private Redis, and
-# Redis cost per request. Prints the table, writes docs/BENCHMARKS.md and ends with one line:
+# Benchmarks of the idempotency starter: JMH microbenchmarks (the core's and the starter's src/jmh/java), HTTP load
+# against a bench app on a private Redis, and Redis cost per request. Prints the table, writes docs/BENCHMARKS.md and
+# ends with one line:
 #   ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H
 #
 # Run it alone on the machine (it builds with Maven, then loads both cores), e.g.:
@@ -20,13 +21,13 @@ cd "$ROOT"
 
 REPETITIONS=${REPETITIONS:-3}
 JMH_OPTS=${JMH_OPTS:--f 1 -prof gc}
-JMH_INCLUDE=${JMH_INCLUDE:-^dev\.idempotency\.(web|bench\.jmh)\.}
+JMH_INCLUDE=${JMH_INCLUDE:-.}
 SKIP_JMH=${SKIP_JMH:-0}
 OUT=${OUT:-$ROOT/docs/BENCHMARKS.md}
 SCENARIOS=(baseline handwritten-first request-id-first request-id-dup token lock)
 (( REPETITIONS >= 1 && REPETITIONS <= 10 )) || { log "REPETITIONS between 1 and 10, please"; exit 2; }
 
-build
+if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
 
 # ------------------------------------------------------------------------------------------------------------ machine
 {
@@ -53,21 +54,32 @@ build
   echo "warmup=$WARMUP"
   echo "repetitions=$REPETITIONS"
   echo "jmh-options=$JMH_OPTS"
+  echo "jmh=$(jmh_version)"
 } > "$WORK/env.properties"
 
 # ---------------------------------------------------------------------------------------------------------------- JMH
-# The Redis-free set runs before Redis and the app start, so nothing else competes for the cores.
+# Each module's benchmarks run from its own test class path (JMH reads one benchmark list per run). The Redis-free set
+# runs before Redis and the app start, so nothing else competes for the cores.
+# run_jmh <name> <module> [JMH arguments...]: skipped when none of the module's benchmarks matches
 run_jmh() {
-  local name=$1
-  shift
+  local name=$1 module=$2 cp
+  shift 2
+  cp=$(jmh_classpath "$module")
+  local jmh=(java -cp "$cp" org.openjdk.jmh.Main)
+  if ! "${jmh[@]}" -l "$@" 2>/dev/null | grep -q -v '^Benchmarks:'; then
+    log "JMH: no benchmark of $module matches"
+    return 0
+  fi
+  log "JMH $module: $* ($JMH_OPTS)"
   # shellcheck disable=SC2086
-  timeout 600 "${JAVA[@]}" org.openjdk.jmh.Main $JMH_OPTS -rf json -rff "$WORK/jmh-$name.json" "$@" \
+  timeout 600 "${jmh[@]}" $JMH_OPTS -rf json -rff "$WORK/jmh-$name.json" "$@" \
     > "$WORK/jmh-$name.log" 2>&1 || { tail -30 "$WORK/jmh-$name.log" >&2; log "JMH failed"; exit 1; }
   grep -A200 '^Benchmark ' "$WORK/jmh-$name.log" | grep -v '^$' >&2 || true
 }
 if [[ "$SKIP_JMH" != 1 ]]; then
-  log "JMH without Redis: $JMH_INCLUDE ($JMH_OPTS)"
-  run_jmh local -e RedisClientBenchmarks "$JMH_INCLUDE"
+  log "JMH without Redis: $JMH_INCLUDE"
+  run_jmh core idempotency-core -e RedisClientBenchmarks "$JMH_INCLUDE"
+  run_jmh starter idempotency-spring-boot-starter "$JMH_INCLUDE"
 fi
 check_deadline
 
@@ -75,7 +87,7 @@ check_deadline
 start_redis
 if [[ "$SKIP_JMH" != 1 ]]; then
   log "JMH against Redis (one round trip, library vs Lettuce directly)"
-  run_jmh redis -jvmArgsAppend "-Dbench.redis.port=$REDIS_PORT" RedisClientBenchmarks
+  run_jmh redis idempotency-core -jvmArgsAppend "-Dbench.redis.port=$REDIS_PORT" RedisClientBenchmarks
 fi
 start_app
 
@@ -131,5 +143,5 @@ REDIS_PID=""
 mkdir -p "$(dirname "$OUT")"
 log "writing $OUT"
 "${JAVA[@]}" dev.idempotency.bench.report.BenchReport --results "$WORK/load.tsv" --redis-cost "$WORK/cost.properties" \
-  --jmh "$WORK/jmh-local.json,$WORK/jmh-redis.json" --env "$WORK/env.properties" --findings "$HERE/findings.md" \
-  --out "$OUT"
+  --jmh "$WORK/jmh-core.json,$WORK/jmh-starter.json,$WORK/jmh-redis.json" --env "$WORK/env.properties" \
+  --findings "$HERE/findings.md" --out "$OUT"

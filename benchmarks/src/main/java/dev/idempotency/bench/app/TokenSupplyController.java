@@ -1,14 +1,13 @@
 package dev.idempotency.bench.app;
 
-import dev.idempotency.aop.ScopeResolver;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
-import dev.idempotency.token.TokenStore;
+import dev.idempotency.scope.ScopeResolver;
+import dev.idempotency.token.IssuedToken;
+import dev.idempotency.token.TokenExecutor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -24,48 +23,42 @@ public class TokenSupplyController {
     /** Upper bound of one call, so a typo cannot fill Redis. */
     static final int MAX_COUNT = 2_000_000;
 
-    private static final int ISSUERS = 8;
+    /** Tokens issued at once: the issues are pipelined on the shared connection, a batch at a time. */
+    private static final int BATCH = 1_024;
 
-    private final TokenStore tokens;
+    private final TokenExecutor tokens;
     private final ScopeResolver scopes;
     private final IdempotencyProperties properties;
 
-    TokenSupplyController(TokenStore tokens, ScopeResolver scopes, IdempotencyProperties properties) {
+    TokenSupplyController(TokenExecutor tokens, ScopeResolver scopes, IdempotencyProperties properties) {
         this.tokens = tokens;
         this.scopes = scopes;
         this.properties = properties;
     }
 
-    /** {@code count} fresh tokens, one per line, issued through {@link TokenStore#issue} in the caller's scope. */
+    /**
+     * {@code count} fresh tokens, one per line, issued through {@link TokenExecutor#issueAsync} in the caller's scope
+     * (an anonymous caller's is the shared one, as with {@code idempotency.anonymous: shared}).
+     */
     @PostMapping(path = "/bench/tokens", produces = MediaType.TEXT_PLAIN_VALUE)
-    public String issue(@RequestParam int count) throws InterruptedException, ExecutionException {
+    public String issue(@RequestParam int count) {
         if (count < 1 || count > MAX_COUNT) {
             throw new IllegalArgumentException("count must be between 1 and " + MAX_COUNT);
         }
-        String scope = scopes.scope();
-        ExecutorService pool = Executors.newFixedThreadPool(ISSUERS);
-        try {
-            List<Future<StringBuilder>> parts = new ArrayList<>();
-            for (int i = 0; i < ISSUERS; i++) {
-                int share = count / ISSUERS + (i < count % ISSUERS ? 1 : 0);
-                parts.add(pool.submit(() -> issueMany(scope, share)));
-            }
-            StringBuilder all = new StringBuilder(count * 33);
-            for (Future<StringBuilder> part : parts) {
-                all.append(part.get());
-            }
-            return all.toString();
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    private StringBuilder issueMany(String scope, int count) {
+        String resolved = scopes.currentScope();
+        String scope = resolved == null ? "" : resolved;
+        Duration ttl = properties.getToken().getTtl();
         StringBuilder lines = new StringBuilder(count * 33);
-        for (int i = 0; i < count; i++) {
-            lines.append(tokens.issue(scope, properties.getToken().getTtl()).token())
-                    .append('\n');
+        List<CompletableFuture<IssuedToken>> batch = new ArrayList<>(BATCH);
+        for (int issued = 0; issued < count; issued += batch.size()) {
+            batch.clear();
+            for (int i = 0; i < Math.min(BATCH, count - issued); i++) {
+                batch.add(tokens.issueAsync(scope, ttl));
+            }
+            for (CompletableFuture<IssuedToken> token : batch) {
+                lines.append(token.join().token()).append('\n');
+            }
         }
-        return lines;
+        return lines.toString();
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotency.bench.redis;
 
 import dev.idempotency.bench.load.LoadRequest;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.testsupport.CommandMonitor;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,7 +20,7 @@ import java.util.Set;
 
 /**
  * Measures what each kind of request costs Redis, against the running bench app and its own Redis: round trips
- * (top-level commands in {@code MONITOR}), commands executed including those inside scripts ({@code INFO
+ * (top-level commands in {@code MONITOR}, recorded by the test support's {@link CommandMonitor}), commands executed including those inside scripts ({@code INFO
  * commandstats} delta) and bytes per stored record ({@code MEMORY USAGE}). Writes {@code name=value} lines.
  *
  * <pre>
@@ -45,11 +46,11 @@ public final class RedisCostProbe {
             .build();
     private final String url;
     private final RespConnection redis;
-    private final MonitorRecorder monitor;
+    private final CommandMonitor monitor;
     private final Map<String, String> results = new LinkedHashMap<>();
     private int sequence;
 
-    private RedisCostProbe(String url, RespConnection redis, MonitorRecorder monitor) {
+    private RedisCostProbe(String url, RespConnection redis, CommandMonitor monitor) {
         this.url = url;
         this.redis = redis;
         this.monitor = monitor;
@@ -63,7 +64,7 @@ public final class RedisCostProbe {
         }
         int port = Integer.parseInt(options.get("redis-port"));
         try (RespConnection redis = new RespConnection("127.0.0.1", port);
-                MonitorRecorder monitor = new MonitorRecorder("127.0.0.1", port)) {
+                CommandMonitor monitor = new CommandMonitor("127.0.0.1", port)) {
             RedisCostProbe probe = new RedisCostProbe(options.get("url"), redis, monitor);
             probe.run();
             StringBuilder out = new StringBuilder();
@@ -99,14 +100,13 @@ public final class RedisCostProbe {
 
     /** Runs {@link #REQUESTS} requests and records round trips and commands per request. */
     private void measure(String scenario, Request request) throws IOException, InterruptedException {
-        monitor.sync(redis, scenario + "-start");
-        monitor.clear();
+        monitor.reset();
         Map<String, Long> before = commandStats();
         for (int i = 0; i < REQUESTS; i++) {
             request.send();
         }
         Map<String, Long> after = commandStats();
-        monitor.sync(redis, scenario + "-end");
+        monitor.sync();
         List<String> topLevel = monitor.commands(false, redis.localPort());
         List<String> inside = monitor.commands(true, redis.localPort());
         long executed = 0;

@@ -6,7 +6,7 @@ import org.springframework.core.SpringVersion;
 import org.springframework.data.redis.core.RedisTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Versions of the libraries on the class path, as the report lists them. */
+/** Versions of the libraries on the class path, as the report lists them; {@code run.sh} names JMH's. */
 final class Versions {
 
     private Versions() {}
@@ -18,7 +18,6 @@ final class Versions {
         env.putIfAbsent("spring-data-redis", implementation(RedisTemplate.class));
         env.putIfAbsent("lettuce", implementation(io.lettuce.core.RedisClient.class));
         env.putIfAbsent("jackson", JsonMapper.builder().build().version().toString());
-        env.putIfAbsent("jmh", org.openjdk.jmh.util.Version.getPlainVersion());
         env.putIfAbsent("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
     }
 

@@ -37,7 +37,7 @@ public final class LeaseRenewer implements AutoCloseable {
     private final Scheduling scheduling;
     private final StoreListener listener;
     private final Set<Lease> leases = ConcurrentHashMap.newKeySet();
-    private long tickNanos = Long.MAX_VALUE;
+    private volatile long tickNanos = Long.MAX_VALUE;
     private @Nullable ScheduledFuture<?> sweep;
 
     public LeaseRenewer(Scheduling scheduling, StoreListener listener) {
@@ -112,7 +112,13 @@ public final class LeaseRenewer implements AutoCloseable {
         }
     }
 
-    private synchronized void sweepAtLeastEvery(long nanos) {
+    private void sweepAtLeastEvery(long nanos) {
+        if (nanos < tickNanos) { // rare: only a lease shorter than any before changes the sweep
+            resweep(nanos);
+        }
+    }
+
+    private synchronized void resweep(long nanos) {
         if (nanos >= tickNanos) {
             return;
         }

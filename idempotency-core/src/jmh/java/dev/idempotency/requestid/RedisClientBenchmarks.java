@@ -1,8 +1,9 @@
-package dev.idempotency.bench.jmh;
+package dev.idempotency.requestid;
 
-import dev.idempotency.requestid.ClaimOutcome;
-import dev.idempotency.requestid.RequestIdStore;
-import dev.idempotency.support.RedisGateway;
+import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.lease.Owners;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.spi.StoreListener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
@@ -26,14 +27,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * One round trip to a real Redis, single thread: the library's path ({@code RedisGateway} over Spring Data Redis's
- * template) against the same command sent with Lettuce directly (byte-array codec, one dedicated connection), and a
- * script against the native command that could replace it. The difference between the two clients is client-side
- * overhead per round trip. Needs a Redis of your own: {@code -jvmArgsAppend -Dbench.redis.port=PORT}; not part of the
- * Redis-free default set ({@code run.sh} runs it against the Redis it starts).
+ * One round trip to a real Redis, single thread: the library's path ({@link RequestIdStore} and {@link RedisGateway}:
+ * asynchronous Lettuce commands on the shared connection of Spring's {@link LettuceConnectionFactory}, joined by the
+ * caller) against the same command sent with Lettuce's synchronous API directly (byte-array codec, one dedicated
+ * connection), and the claim script of Redis before 7.0 against the {@code SET ... NX GET} the library sends on 7.0
+ * and later. The difference between the two clients is client-side overhead per round trip.
+ *
+ * <p>Needs a Redis of your own, 7.0 or later: {@code -jvmArgsAppend -Dbench.redis.port=PORT}. Not part of the
+ * Redis-free set; {@code benchmarks/run.sh} runs it against the Redis it starts.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,13 +46,13 @@ import org.springframework.data.redis.core.script.RedisScript;
 @Fork(1)
 public class RedisClientBenchmarks {
 
-    /** The same text as {@code RequestIdStore}'s claim script, so that the raw client runs the identical script. */
-    private static final RedisScript<byte[]> CLAIM = RedisScript.of("""
+    /** The same text as {@code RequestIdStore}'s claim script (used before Redis 7.0), for the raw client to run. */
+    private static final String CLAIM = """
             local existing = redis.call('GET', KEYS[1])
             if existing then return existing end
             redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
             return false
-            """, byte[].class);
+            """;
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
@@ -61,10 +64,10 @@ public class RedisClientBenchmarks {
     private RedisCommands<byte[], byte[]> commands;
     private final String duplicateKey = "bench:redis-client:duplicate";
     private final byte[] duplicateKeyBytes = duplicateKey.getBytes(StandardCharsets.UTF_8);
-    private final byte[] value = ("P" + "a".repeat(22) + "-".repeat(22)).getBytes(StandardCharsets.US_ASCII);
-    private final byte[] leaseMillis = "30000".getBytes(StandardCharsets.US_ASCII);
-    private final String fingerprint = "-".repeat(22);
-    private byte[] sha;
+    private final String fingerprint = "f".repeat(22);
+    private final byte[] inProgress = RequestRecord.inProgress(Owners.next(), fingerprint);
+    private final byte[] leaseMillis = RequestIdStore.millisArg(LEASE);
+    private String sha;
 
     @Setup
     public void setUp() {
@@ -75,16 +78,14 @@ public class RedisClientBenchmarks {
         factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
         factory.afterPropertiesSet();
         factory.start();
-        gateway = new RedisGateway(factory);
-        store = new RequestIdStore(gateway);
+        gateway = new RedisGateway(factory, StoreListener.NONE);
+        store = new RequestIdStore(gateway, null, RequestIdStore.ClaimCommand.AUTO);
         client = RedisClient.create(RedisURI.create("127.0.0.1", port));
         connection = client.connect(ByteArrayCodec.INSTANCE);
         commands = connection.sync();
-        sha = commands.scriptLoad(CLAIM.getScriptAsString().getBytes(StandardCharsets.UTF_8))
-                .getBytes(StandardCharsets.US_ASCII);
-        commands.set(
-                duplicateKeyBytes, ("C" + "a".repeat(22) + fingerprint + "{}").getBytes(StandardCharsets.US_ASCII));
-        if (!(store.claim(duplicateKey, fingerprint, LEASE) instanceof ClaimOutcome.Replay)) {
+        sha = commands.scriptLoad(CLAIM.getBytes(StandardCharsets.UTF_8));
+        commands.set(duplicateKeyBytes, RequestRecord.completed(fingerprint, "{}".getBytes(StandardCharsets.US_ASCII)));
+        if (!(Futures.join(store.claim(duplicateKey, fingerprint, LEASE)) instanceof ClaimOutcome.Replay)) {
             throw new IllegalStateException("the duplicate record is not replayed");
         }
     }
@@ -94,30 +95,27 @@ public class RedisClientBenchmarks {
         commands.del(duplicateKeyBytes);
         connection.close();
         client.shutdown();
+        gateway.close();
         factory.destroy();
     }
 
-    /** A duplicate's claim through the library: {@code RequestIdStore.claim} (script by EVALSHA via the template). */
+    /** A duplicate's claim through the library: {@code RequestIdStore.claim}, one {@code SET ... NX GET}. */
     @Benchmark
     public Object libraryClaimDuplicate() {
-        return store.claim(duplicateKey, fingerprint, LEASE);
+        return Futures.join(store.claim(duplicateKey, fingerprint, LEASE));
     }
 
-    /** The same script and arguments with Lettuce directly. */
-    @Benchmark
-    public Object lettuceEvalshaDuplicate() {
-        return commands.evalsha(
-                new String(sha, StandardCharsets.US_ASCII),
-                ScriptOutputType.VALUE,
-                new byte[][] {duplicateKeyBytes},
-                value,
-                leaseMillis);
-    }
-
-    /** What could replace the claim script on Redis 7: {@code SET key value PX lease NX GET}, Lettuce directly. */
+    /** The same command with Lettuce directly: {@code SET key value PX lease NX GET}. */
     @Benchmark
     public Object lettuceSetNxGetDuplicate() {
-        return commands.setGet(duplicateKeyBytes, value, SetArgs.Builder.nx().px(LEASE.toMillis()));
+        return commands.setGet(
+                duplicateKeyBytes, inProgress, SetArgs.Builder.nx().px(LEASE.toMillis()));
+    }
+
+    /** The claim script the library sends to Redis before 7.0, with Lettuce directly. */
+    @Benchmark
+    public Object lettuceEvalshaDuplicate() {
+        return commands.evalsha(sha, ScriptOutputType.VALUE, new byte[][] {duplicateKeyBytes}, inProgress, leaseMillis);
     }
 
     /** The floor: a plain {@code GET} with Lettuce directly. */
@@ -126,9 +124,9 @@ public class RedisClientBenchmarks {
         return commands.get(duplicateKeyBytes);
     }
 
-    /** A plain {@code GET} through the library's gateway (template, connection per call, exception translation). */
+    /** A plain {@code GET} through the library's gateway (shared connection, listener timing, failure translation). */
     @Benchmark
     public Object libraryGet() {
-        return gateway.command("get", redis -> redis.stringCommands().get(duplicateKeyBytes));
+        return Futures.join(gateway.call("read", redis -> redis.get(duplicateKeyBytes)));
     }
 }

@@ -1,8 +1,6 @@
-package dev.idempotency.bench.jmh;
+package dev.idempotency.key;
 
-import dev.idempotency.key.ClientKeys;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.support.Owners;
+import dev.idempotency.internal.lease.Owners;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,8 +24,9 @@ public class KeyBenchmarks {
     private final RedisKeys keys = new RedisKeys("idempotency:");
     private final String header = "6f1c2a1e-3b7d-4c55-9a7e-0d2f1f9b8c41";
     private final String quotedHeader = "\"" + header + "\"";
+    private final String token = "q7Vh0m2kP9xZ3cR5tY8uB1nW4eJ6gL0a";
 
-    /** {@code ClientKeys.parse} + {@code RedisKeys.requestId}: what the interceptor does with every header key. */
+    /** {@code ClientKeys.parse} + {@code RedisKeys.requestId}: what every header key goes through. */
     @Benchmark
     public String parseAndDigest() {
         return keys.requestId("", "POST /request-id", ClientKeys.parse(header));
@@ -37,6 +36,12 @@ public class KeyBenchmarks {
     @Benchmark
     public String parseQuotedAndDigest() {
         return keys.requestId("", "POST /request-id", ClientKeys.parse(quotedHeader));
+    }
+
+    /** The key of a one-time token ({@code TOKEN}). */
+    @Benchmark
+    public String tokenKey() {
+        return keys.token("", token);
     }
 
     /** The lock key of a resource ({@code LOCK}). */

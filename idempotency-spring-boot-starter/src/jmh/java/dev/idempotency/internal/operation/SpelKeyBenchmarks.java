@@ -1,7 +1,5 @@
-package dev.idempotency.bench.jmh;
+package dev.idempotency.internal.operation;
 
-import dev.idempotency.aop.KeyExpression;
-import dev.idempotency.bench.app.Echo;
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,7 +13,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-/** Evaluating a SpEL key ({@code KeyExpression}, parsed once) against a call's arguments. */
+/** Evaluating a SpEL key ({@link KeyExpression}, parsed once at startup) against a call's arguments. */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -34,8 +32,8 @@ public class SpelKeyBenchmarks {
     public void setUp() throws NoSuchMethodException {
         byName = KeyExpression.parse("#body.id");
         byIndex = KeyExpression.parse("#p0.id");
-        method = Target.class.getMethod("lock", Echo.class);
-        arguments = new Object[] {new Echo("order-4711", "widget", 3, 129_900, "EUR", "note")};
+        method = Target.class.getMethod("lock", Body.class);
+        arguments = new Object[] {new Body("order-4711", "widget", 3)};
         target = new Target();
     }
 
@@ -51,11 +49,14 @@ public class SpelKeyBenchmarks {
         return byIndex.evaluate(method, arguments, target);
     }
 
+    /** A request body. */
+    public record Body(String id, String item, int quantity) {}
+
     /** A bean with the annotated method's signature. */
     public static class Target {
 
         /** The method whose parameter names the expression uses. */
-        public Echo lock(Echo body) {
+        public Body lock(Body body) {
             return body;
         }
     }
