@@ -9,6 +9,7 @@ import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisCluster;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.IssuedToken;
@@ -128,7 +129,7 @@ class ClusterFailoverTests {
             for (String key : failed) {
                 retried.merge(post(app, key), 1, Integer::sum);
             }
-            Load.sleep(3_000); // longer than the 2 s lease, and than Lettuce's topology refresh if it had one
+            Race.sleep(3_000); // longer than the 2 s lease, and than Lettuce's topology refresh if it had one
             Map<Integer, Integer> later = new TreeMap<>();
             for (int i = 0; i < 30; i++) {
                 later.merge(post(app, run + "-later-" + i), 1, Integer::sum);
@@ -320,7 +321,7 @@ class ClusterFailoverTests {
 
             Thread load = new Thread(() -> {
                 try {
-                    Load.run(THREADS, THREADS, Duration.ofMinutes(2), thread -> {
+                    Race.run(THREADS, THREADS, Duration.ofMinutes(2), thread -> {
                         for (int n = 0; n < 20_000 && running.get(); n++) {
                             int i = next.getAndIncrement();
                             CoreStack instance = instances[i % 2];
@@ -354,12 +355,12 @@ class ClusterFailoverTests {
                 }
             });
             load.start();
-            Load.sleep(1_000);
+            Race.sleep(1_000);
             RedisServer replica = cluster.replicas().get(0);
             long failoverStart = System.nanoTime();
             cluster.failover(replica);
             long failoverMillis = (System.nanoTime() - failoverStart) / 1_000_000;
-            Load.sleep(1_500);
+            Race.sleep(1_500);
             running.set(false);
             load.join(60_000);
 
@@ -372,7 +373,7 @@ class ClusterFailoverTests {
                     retried++;
                     call(() -> execute(first, key, executions));
                     if (count(executions, key) == 0) {
-                        Load.sleep(100);
+                        Race.sleep(100);
                     }
                 }
             }

@@ -7,6 +7,7 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.spi.StoreListener;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +58,7 @@ class FaultProxyTests {
         proxy.delay(Duration.ofMillis(3 * TIMEOUT.toMillis()));
         assertThatThrownBy(() -> set("delayed")).isInstanceOf(IdempotencyStoreUnavailableException.class);
         proxy.pass();
-        assertThat(Load.await(Duration.ofSeconds(5), 20, () -> "delayed".equals(admin.get(key))))
+        assertThat(Race.await(Duration.ofSeconds(5), 20, () -> "delayed".equals(admin.get(key))))
                 .as("the delayed command still reached Redis")
                 .isTrue();
         set("after");
@@ -71,7 +72,7 @@ class FaultProxyTests {
         assertThatThrownBy(() -> set("held")).isInstanceOf(IdempotencyStoreUnavailableException.class);
         assertThat(admin.get(key)).as("nothing forwarded while paused").isEqualTo("before");
         proxy.pass();
-        assertThat(Load.await(Duration.ofSeconds(5), 20, () -> "held".equals(admin.get(key))))
+        assertThat(Race.await(Duration.ofSeconds(5), 20, () -> "held".equals(admin.get(key))))
                 .as("the held command is delivered on resume")
                 .isTrue();
         set("after");
@@ -85,7 +86,7 @@ class FaultProxyTests {
         assertThatThrownBy(() -> set("lost")).isInstanceOf(IdempotencyStoreUnavailableException.class);
         proxy.pass();
         assertThat(admin.get(key)).as("nothing forwarded").isEqualTo("before");
-        assertThat(Load.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
+        assertThat(Race.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
         assertThat(get()).isEqualTo("after");
     }
 
@@ -96,7 +97,7 @@ class FaultProxyTests {
         proxy.reset();
         assertThatThrownBy(() -> set("refused")).isInstanceOf(IdempotencyStoreUnavailableException.class);
         proxy.pass();
-        assertThat(Load.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
+        assertThat(Race.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
         assertThat(proxy.connectionsAccepted()).as("the client reconnected").isGreaterThan(accepted);
     }
 
@@ -107,7 +108,7 @@ class FaultProxyTests {
         assertThatThrownBy(() -> set("applied")).isInstanceOf(IdempotencyStoreUnavailableException.class);
         assertThat(admin.get(key)).as("the command reached Redis").isEqualTo("applied");
         assertThat(proxy.droppedReplies()).isEqualTo(1);
-        assertThat(Load.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
+        assertThat(Race.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
         assertThat(get()).isEqualTo("after");
     }
 
@@ -116,7 +117,7 @@ class FaultProxyTests {
         proxy.dropAllReplies(true);
         assertThatThrownBy(() -> set("one")).isInstanceOf(IdempotencyStoreUnavailableException.class);
         proxy.dropAllReplies(false);
-        assertThat(Load.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
+        assertThat(Race.await(Duration.ofSeconds(10), 50, this::setSucceeds)).isTrue();
     }
 
     private boolean setSucceeds() {

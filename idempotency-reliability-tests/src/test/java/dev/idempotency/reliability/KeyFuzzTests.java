@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.IdempotencyException;
 import dev.idempotency.key.ClientKeys;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -95,7 +96,7 @@ class KeyFuzzTests {
     /** Sends every case once over {@link #THREADS} keep-alive connections; statuses by category. */
     private static Map<String, Map<Integer, Integer>> send(App app, List<Case> cases) throws Exception {
         Map<String, Map<Integer, AtomicInteger>> statuses = new ConcurrentHashMap<>();
-        Load.run(THREADS, THREADS, Duration.ofMinutes(3), thread -> {
+        Race.run(THREADS, THREADS, Duration.ofMinutes(3), thread -> {
             try (RawHttp http = new RawHttp(app.port())) {
                 for (int i = thread; i < cases.size(); i += THREADS) {
                     Case c = cases.get(i);

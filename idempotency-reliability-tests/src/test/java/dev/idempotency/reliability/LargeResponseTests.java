@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.Map;
@@ -44,7 +45,7 @@ class LargeResponseTests {
             long before = admin.usedMemory();
             Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
             String run = UUID.randomUUID().toString();
-            Load.run(4, LARGE_REQUESTS, Duration.ofMinutes(2), i -> {
+            Race.run(4, LARGE_REQUESTS, Duration.ofMinutes(2), i -> {
                 Http.Response response = large(http, run + "-" + i, LARGE);
                 String outcome = response.status() + (response.body().length() == LARGE ? " full" : " truncated");
                 outcomes.computeIfAbsent(outcome, o -> new AtomicInteger()).incrementAndGet();

@@ -7,6 +7,7 @@ import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.lock.LockHandle;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -41,11 +42,11 @@ class LockTakeoverTests {
             LockHandle stale = stalled.locks.acquire(resource, LEASE, Duration.ZERO);
 
             proxy.pause();
-            boolean expired = Load.await(Duration.ofSeconds(10), 20, () -> !admin.exists(lockKey));
+            boolean expired = Race.await(Duration.ofSeconds(10), 20, () -> !admin.exists(lockKey));
             LockHandle fresh = next.locks.acquire(resource, LEASE, Duration.ZERO);
             proxy.pass();
 
-            boolean lossNoticed = Load.await(Duration.ofSeconds(10), 20, stale::isLost);
+            boolean lossNoticed = Race.await(Duration.ofSeconds(10), 20, stale::isLost);
             Throwable staleRelease = catchThrowable(stale::close);
             boolean freshStillHeld = admin.exists(lockKey) && !fresh.isLost();
             Throwable third = catchThrowable(() -> stalled.locks.acquire(resource, LEASE, Duration.ZERO));

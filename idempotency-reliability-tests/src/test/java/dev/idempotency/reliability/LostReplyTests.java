@@ -10,6 +10,7 @@ import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LockHandle;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.IssuedToken;
 import java.time.Duration;
@@ -261,7 +262,7 @@ class LostReplyTests {
             if (done.test(outcome)) {
                 break;
             }
-            Load.sleep(100);
+            Race.sleep(100);
         }
         return retries;
     }

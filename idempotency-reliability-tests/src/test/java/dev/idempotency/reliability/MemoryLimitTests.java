@@ -8,6 +8,7 @@ import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
@@ -63,7 +64,7 @@ class MemoryLimitTests {
                         app.http().post("/orders", ORDER, "Idempotency-Key", run + "-completed");
                 int beforeFull = app.endpoints().totalExecutions();
                 Map<Integer, AtomicInteger> full = new ConcurrentHashMap<>();
-                Load.run(
+                Race.run(
                         16,
                         2 * KEYS,
                         Duration.ofMinutes(1),
@@ -75,7 +76,7 @@ class MemoryLimitTests {
 
                 free(admin, filler);
                 Map<Integer, AtomicInteger> freed = new ConcurrentHashMap<>();
-                Load.run(16, 2 * KEYS, Duration.ofMinutes(1), i -> {
+                Race.run(16, 2 * KEYS, Duration.ofMinutes(1), i -> {
                     String key = run + "-" + (i / 2);
                     for (int attempt = 0; attempt < 30; attempt++) {
                         int status = post(app, key);
@@ -83,7 +84,7 @@ class MemoryLimitTests {
                         if (status == 201) {
                             return;
                         }
-                        Load.sleep(100);
+                        Race.sleep(100);
                     }
                 });
                 Map<Integer, Integer> keysByExecutions = new TreeMap<>();
@@ -147,7 +148,7 @@ class MemoryLimitTests {
             String whileFull = attempt(app, call, runs);
             free(admin, fillers[0]);
             String[] afterFree = {""};
-            boolean replayed = Load.await(Duration.ofSeconds(10), 20, () -> {
+            boolean replayed = Race.await(Duration.ofSeconds(10), 20, () -> {
                 afterFree[0] = attempt(app, call, runs);
                 return afterFree[0].equals("result-1");
             });

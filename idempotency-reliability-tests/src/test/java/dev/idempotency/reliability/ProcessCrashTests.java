@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -68,7 +69,7 @@ class ProcessCrashTests {
         try (App survivor = App.start(redis.host(), redis.port());
                 RedisAdmin admin = new RedisAdmin(redis.host(), redis.port())) {
             Http child = new Http(port);
-            assertThat(Load.await(
+            assertThat(Race.await(
                             Duration.ofSeconds(90),
                             200,
                             () -> !crashing.isAlive() || child.get("/ping").status() == 200))
@@ -81,10 +82,10 @@ class ProcessCrashTests {
                     CompletableFuture.supplyAsync(() -> child.post("/slow", "{}", "Idempotency-Key", key));
             CompletableFuture<Http.Response> stock =
                     CompletableFuture.supplyAsync(() -> child.post("/stock/" + sku, "{}"));
-            assertThat(Load.await(Duration.ofSeconds(10), 20, () -> admin.exists(recordKey) && admin.exists(lockKey)))
+            assertThat(Race.await(Duration.ofSeconds(10), 20, () -> admin.exists(recordKey) && admin.exists(lockKey)))
                     .as("the app to kill holds the claim and the lock")
                     .isTrue();
-            Load.sleep(LEASE.toMillis() + 500);
+            Race.sleep(LEASE.toMillis() + 500);
             boolean renewedWhileAlive = admin.exists(recordKey) && admin.exists(lockKey);
             long fenceBefore = Long.parseLong(admin.get(RedisKeys.fence(lockKey)));
 
@@ -104,7 +105,7 @@ class ProcessCrashTests {
                 if (!lock.succeeded()) {
                     lock.add(killed, survivor.http().post("/stock/" + sku, "{}"));
                 }
-                Load.sleep(100);
+                Race.sleep(100);
             }
             Http.Response replay = survivor.http().post("/slow", "{}", "Idempotency-Key", key);
             int reExecutions = survivor.endpoints().executions("slow", key);

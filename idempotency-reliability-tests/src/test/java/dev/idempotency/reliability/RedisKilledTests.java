@@ -3,6 +3,7 @@ package dev.idempotency.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +51,7 @@ class RedisKilledTests {
 
             Thread load = new Thread(() -> {
                 try {
-                    Load.run(WORKERS, WORKERS, Duration.ofMinutes(2), worker -> {
+                    Race.run(WORKERS, WORKERS, Duration.ofMinutes(2), worker -> {
                         for (int i = 0; i < 5_000 && phase.get() != Phase.STOP; i++) {
                             Phase sentIn = phase.get();
                             String key = run + "-" + nextKey.getAndIncrement();
@@ -68,16 +69,16 @@ class RedisKilledTests {
                 }
             });
             load.start();
-            Load.sleep(1_000);
+            Race.sleep(1_000);
             int beforeKill = app.endpoints().totalExecutions();
 
             redis.kill();
-            assertThat(Load.await(Duration.ofSeconds(10), 50, () -> post(http, run + "-probe-down") == 503))
+            assertThat(Race.await(Duration.ofSeconds(10), 50, () -> post(http, run + "-probe-down") == 503))
                     .as("requests are refused once Redis is gone")
                     .isTrue();
             int atDown = app.endpoints().totalExecutions();
             phase.set(Phase.DOWN);
-            Load.sleep(2_000);
+            Race.sleep(2_000);
             phase.set(Phase.STOP);
             load.join(30_000);
             int duringDown = app.endpoints().totalExecutions() - atDown;
@@ -85,7 +86,7 @@ class RedisKilledTests {
             redis.restart();
             long restarted = System.nanoTime();
             List<Integer> probes = new CopyOnWriteArrayList<>();
-            boolean recovered = Load.await(Duration.ofSeconds(60), 50, () -> {
+            boolean recovered = Race.await(Duration.ofSeconds(60), 50, () -> {
                 int status = post(http, run + "-probe-up-" + probes.size());
                 probes.add(status);
                 return status == 201;
@@ -95,7 +96,7 @@ class RedisKilledTests {
             // Every key refused while Redis was down, sent again by two concurrent clients: each must run once.
             List<String> retried = List.copyOf(downKeys);
             Map<Integer, AtomicInteger> retryStatuses = new ConcurrentHashMap<>();
-            Load.run(16, 2 * retried.size(), Duration.ofMinutes(2), i -> {
+            Race.run(16, 2 * retried.size(), Duration.ofMinutes(2), i -> {
                 String key = retried.get(i / 2);
                 for (int attempt = 0; attempt < 50; attempt++) {
                     int status = post(http, key);
@@ -105,7 +106,7 @@ class RedisKilledTests {
                     if (status == 201) {
                         return;
                     }
-                    Load.sleep(100);
+                    Race.sleep(100);
                 }
             });
             Map<Integer, Integer> keysByExecutions = new TreeMap<>();

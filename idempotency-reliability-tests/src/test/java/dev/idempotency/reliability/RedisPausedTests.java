@@ -2,8 +2,13 @@ package dev.idempotency.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.RequestInProgressException;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,7 +57,7 @@ class RedisPausedTests {
             redis.pause();
             long pauseEnds = System.nanoTime() + PAUSE.toNanos();
             try {
-                Load.run(WORKERS, WORKERS, Duration.ofSeconds(30), worker -> {
+                Race.run(WORKERS, WORKERS, Duration.ofSeconds(30), worker -> {
                     for (int i = 0; i < 100 && System.nanoTime() < pauseEnds - 600_000_000L; i++) {
                         String key = run + "-" + next.getAndIncrement();
                         pausedKeys.add(key);
@@ -61,7 +66,7 @@ class RedisPausedTests {
                                 .incrementAndGet();
                     }
                 });
-                Load.sleep(Math.max(0, (pauseEnds - System.nanoTime()) / 1_000_000));
+                Race.sleep(Math.max(0, (pauseEnds - System.nanoTime()) / 1_000_000));
             } finally {
                 redis.resume();
             }
@@ -69,7 +74,7 @@ class RedisPausedTests {
             int duringPause = app.endpoints().totalExecutions() - beforePause;
 
             // The timed-out claims run now; count the keys they block.
-            Load.sleep(200);
+            Race.sleep(200);
             List<String> keysSent = new ArrayList<>(pausedKeys);
             long strayClaims = keysSent.stream()
                     .filter(key -> admin.exists(keys.requestId("", "POST /orders", key)))
@@ -81,7 +86,7 @@ class RedisPausedTests {
 
             // One lease after the resume (plus a margin for the retry itself), no key may still be blocked.
             long leaseEnd = resumed + LEASE.toNanos() + 500_000_000L;
-            Load.sleep(Math.max(0, (leaseEnd - System.nanoTime()) / 1_000_000));
+            Race.sleep(Math.max(0, (leaseEnd - System.nanoTime()) / 1_000_000));
             Map<Integer, Integer> afterLease = new TreeMap<>();
             for (String key : keysSent) {
                 afterLease.merge(post(http, key), 1, Integer::sum);
@@ -117,5 +122,66 @@ class RedisPausedTests {
         Map<Integer, Integer> counts = new TreeMap<>();
         statuses.forEach((status, count) -> counts.put(status, count.get()));
         return counts;
+    }
+
+    @Test
+    @Scenario(
+            id = "3b",
+            title =
+                    "Redis frozen (SIGSTOP) for 2 s right after the method ran, so storing its result fails; lease 20 s",
+            expected = "the caller gets its result; the completion is retried while the lease lasts and lands after"
+                    + " the freeze; retries meanwhile get 503 or 409, never a second run; afterwards the replay"
+                    + " (executions 1)")
+    void completionSurvivesABlip(@Dedicated RedisServer redis) {
+        ReliabilityReport.redisVersion(redis.version());
+        Duration lease = Duration.ofSeconds(20);
+        try (CoreStack app = CoreStack.connect(redis.host(), redis.port(), Duration.ofMillis(500), "blip:")) {
+            AtomicInteger runs = new AtomicInteger();
+            RequestIdCall call = new RequestIdCall(
+                    app.keys.requestId("", "op", UUID.randomUUID().toString()),
+                    null,
+                    Duration.ofHours(1),
+                    lease,
+                    Duration.ZERO);
+            String result = app.executor.execute(
+                    call,
+                    () -> {
+                        redis.pause(); // Redis goes away right after the work, before its result is stored
+                        return "result-" + runs.incrementAndGet();
+                    },
+                    ResultCodec.utf8());
+            Map<String, AtomicInteger> duringFreeze = new TreeMap<>();
+            long freezeEnds = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+            while (System.nanoTime() < freezeEnds) {
+                duringFreeze
+                        .computeIfAbsent(attempt(app, call, runs), k -> new AtomicInteger())
+                        .incrementAndGet();
+            }
+            redis.resume();
+            Map<String, AtomicInteger> afterwards = new TreeMap<>();
+            boolean replayed = Race.await(Duration.ofSeconds(30), 50, () -> {
+                String outcome = attempt(app, call, runs);
+                afterwards.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
+                return outcome.equals("result-1");
+            });
+            ReliabilityReport.measured(
+                    "3b",
+                    "caller got " + result + "; retries during the freeze " + duringFreeze + "; after it "
+                            + afterwards + (replayed ? ", ending with the replay" : "") + "; executions "
+                            + runs.get());
+            assertThat(result).isEqualTo("result-1");
+            assertThat(replayed).as("a retry after the freeze gets the replay").isTrue();
+            assertThat(runs).as("executions").hasValue(1);
+        }
+    }
+
+    private static String attempt(CoreStack app, RequestIdCall call, AtomicInteger runs) {
+        try {
+            return app.executor.execute(call, () -> "result-" + runs.incrementAndGet(), ResultCodec.utf8());
+        } catch (RequestInProgressException ex) {
+            return "409";
+        } catch (IdempotencyStoreUnavailableException ex) {
+            return "503";
+        }
     }
 }

@@ -21,9 +21,10 @@ import java.util.regex.Pattern;
 
 /**
  * One row per scenario: what was done, what the library promises, what was measured, whether the test passed, and the
- * command that runs it alone. Rows live in a static registry for the test JVM; {@link #writeFile()} merges them into
- * {@code docs/RELIABILITY.md} by row id (rows of scenarios that did not run keep their last values), and
- * {@link #printedTable()} renders this run's rows for stdout.
+ * command that runs it alone. Rows live in a static registry for the test JVM; {@link #writeFile()} merges them by row
+ * id into a copy of {@code docs/RELIABILITY.md} under {@code target/reliability/} (rows of scenarios that did not run
+ * keep their last values), and {@link #printedTable()} renders this run's rows for stdout. Tests never write the
+ * tracked document: {@code scripts/refresh-reliability-report.sh} copies the report there from a green run.
  */
 final class ReliabilityReport {
 
@@ -89,7 +90,8 @@ final class ReliabilityReport {
         }
         Path file = file();
         try {
-            String existing = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : skeleton();
+            Path source = Files.exists(file) ? file : template();
+            String existing = Files.exists(source) ? Files.readString(source, StandardCharsets.UTF_8) : skeleton();
             int begin = existing.indexOf(BEGIN);
             int end = existing.indexOf(END);
             if (begin < 0 || end < begin) {
@@ -123,8 +125,13 @@ final class ReliabilityReport {
         }
     }
 
-    /** {@code ../docs/RELIABILITY.md} from the module directory (Surefire's working directory). */
+    /** Where this run's report goes: {@code target/reliability/RELIABILITY.md} of the module (Surefire's directory). */
     static Path file() {
+        return Path.of("").toAbsolutePath().resolve("target/reliability/RELIABILITY.md");
+    }
+
+    /** The tracked document, read only: its text around the table and the rows of scenarios that did not run. */
+    private static Path template() {
         return Path.of("").toAbsolutePath().resolve("../docs/RELIABILITY.md").normalize();
     }
 

@@ -11,6 +11,7 @@ import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisReplicaPair;
 import dev.idempotency.testsupport.RedisServer;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -329,7 +330,7 @@ class ReplicaFailoverTests {
                 }
                 swapRoles();
             }
-            Load.sleep(SHORT_LEASE.toMillis() + 200);
+            Race.sleep(SHORT_LEASE.toMillis() + 200);
             for (String key : lost) {
                 run(master.requestIds(0), key, runs);
             }
@@ -375,7 +376,7 @@ class ReplicaFailoverTests {
         void reattach() {
             int port = throughLink ? master.link.port() : master.server.port();
             replica.admin.call(commands -> commands.replicaof("127.0.0.1", port));
-            boolean linked = Load.await(Duration.ofSeconds(10), 2, () -> {
+            boolean linked = Race.await(Duration.ofSeconds(10), 2, () -> {
                 String replicaInfo = replica.replication();
                 String masterInfo = master.replication();
                 return "up".equals(RedisAdmin.field(replicaInfo, "master_link_status"))

@@ -3,7 +3,7 @@ package dev.idempotency.reliability;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
-/** Prints the rows of this run and writes {@code docs/RELIABILITY.md} once all tests of the run have ended. */
+/** Prints the rows of this run and writes the report under {@code target/reliability/} once all tests of the run have ended. */
 public final class ReportSessionListener implements LauncherSessionListener {
 
     @Override

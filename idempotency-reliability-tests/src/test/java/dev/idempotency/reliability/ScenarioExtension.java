@@ -9,7 +9,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * Opens the report rows of a {@link Scenario} test before it runs, marks them passed or failed after it, and merges the
- * class's rows into {@code docs/RELIABILITY.md} when the class ends, so that a partial run updates its own rows.
+ * class's rows into the report under {@code target/reliability/} when the class ends, so that a partial run updates its own rows.
  */
 final class ScenarioExtension implements BeforeEachCallback, AfterTestExecutionCallback, AfterAllCallback {
 

@@ -3,6 +3,7 @@ package dev.idempotency.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.TokenExecutor;
 import java.security.SecureRandom;
@@ -45,7 +46,7 @@ class TokenTests {
             Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
             AtomicInteger next = new AtomicInteger();
             // Submits are queued token by token, so the 16 submits of one token run at the same time.
-            Load.run(THREADS, THREADS, Duration.ofMinutes(3), worker -> {
+            Race.run(THREADS, THREADS, Duration.ofMinutes(3), worker -> {
                 for (int i = next.getAndIncrement(); i < TOKENS * SUBMITS; i = next.getAndIncrement()) {
                     int token = i / SUBMITS;
                     int status = submit(http, "alice", tokens.get(token));
@@ -85,7 +86,7 @@ class TokenTests {
             for (int i = 0; i < 200; i++) {
                 expired.add(store.issue("user:alice", Duration.ofMillis(500)).token());
             }
-            Load.sleep(1_000);
+            Race.sleep(1_000);
             rejected.put("expired", submitAll(http, "alice", expired));
             Map<Integer, Integer> ownerAfterOthers = submitAll(http, "alice", aliceTokens);
             int accepted = rejected.values().stream()
@@ -117,7 +118,7 @@ class TokenTests {
 
     private static List<String> issue(Http http, String user, int count) throws Exception {
         String[] tokens = new String[count];
-        Load.run(8, count, Duration.ofMinutes(1), i -> {
+        Race.run(8, count, Duration.ofMinutes(1), i -> {
             Http.Response response = http.post("/idempotency/tokens", "", "X-User", user);
             Matcher token = TOKEN.matcher(response.body());
             if (response.status() != 201 || !token.find()) {
@@ -130,7 +131,7 @@ class TokenTests {
 
     private static Map<Integer, Integer> submitAll(Http http, String user, List<String> tokens) throws Exception {
         Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
-        Load.run(
+        Race.run(
                 8,
                 tokens.size(),
                 Duration.ofMinutes(1),

@@ -3,6 +3,7 @@ package dev.idempotency.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.Dedicated;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.Map;
@@ -37,7 +38,7 @@ class TwoInstancesTests {
             Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
             AtomicInteger replays = new AtomicInteger();
             CyclicBarrier barrier = new CyclicBarrier(DUPLICATES);
-            Load.run(DUPLICATES, DUPLICATES, Duration.ofMinutes(3), thread -> {
+            Race.run(DUPLICATES, DUPLICATES, Duration.ofMinutes(3), thread -> {
                 App instance = instances[thread % 2];
                 for (int k = 0; k < KEYS; k++) {
                     awaitAll(barrier);

@@ -3,19 +3,21 @@ package dev.idempotency.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.LockBusyException;
-import dev.idempotency.LockLostException;
+import dev.idempotency.RequestInProgressException;
 import dev.idempotency.lock.LockHandle;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.Permit;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,13 +44,13 @@ class WatchdogTests {
             boolean[] lostDuringWork = {false};
             CompletableFuture<Void> work = CompletableFuture.runAsync(() -> {
                 try (LockHandle handle = holder.locks.acquire("report", LEASE, Duration.ZERO)) {
-                    Load.sleep(3 * LEASE.toMillis());
+                    Race.sleep(3 * LEASE.toMillis());
                     lostDuringWork[0] = handle.isLost();
                 } finally {
                     working.set(false);
                 }
             });
-            Load.await(Duration.ofSeconds(5), 5, () -> holder.exists(holder.keys.lock("report")));
+            Race.await(Duration.ofSeconds(5), 5, () -> holder.exists(holder.keys.lock("report")));
             int busy = 0;
             int acquired = 0;
             for (int i = 0; i < 200 && working.get(); i++) {
@@ -57,7 +59,7 @@ class WatchdogTests {
                 } catch (LockBusyException ex) {
                     busy++;
                 }
-                Load.sleep(50);
+                Race.sleep(50);
             }
             Throwable workFailure = null;
             try {
@@ -86,88 +88,83 @@ class WatchdogTests {
     @Test
     @Scenario(
             id = "7c",
-            title = "Locks held through work of 3x the lease (lease 1.2 s) while every Redis command takes 250 ms"
-                    + " (proxy delay, under the 1 s command timeout): 1 lock; 8 locks in one application; 8 locks"
-                    + " in 8 applications",
-            expected = "each renewal answers well within the lease, so every holder keeps its lock: lost 0 and no"
-                    + " competitor gets in, however many locks one application holds")
-    void slowRedisDoesNotCostLeases(RedisServer redis) throws Exception {
+            title = "500 locks and 500 request-id claims held in one application for 3 leases (lease 1.2 s) while every"
+                    + " Redis command takes 250 ms (per-command proxy delay, 1 s command timeout)",
+            expected = "renewals are asynchronous and pipelined, none waits for another: leases lost 0 of 1000, and no"
+                    + " competitor gets a lock or a claim")
+    void slowRedisDoesNotCostLeases(RedisServer redis) {
         ReliabilityReport.redisVersion(redis.version());
         String prefix = "slow-watchdog:" + UUID.randomUUID() + ":";
         Duration lease = Duration.ofMillis(1200);
-        Duration timeout = Duration.ofSeconds(1);
-        List<CoreStack> separate = new ArrayList<>();
+        int count = 500;
         try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
-                CoreStack holders = CoreStack.connect(proxy.host(), proxy.port(), timeout, prefix);
-                CoreStack competitor = CoreStack.connect(redis.host(), redis.port(), Duration.ofMillis(500), prefix)) {
-            for (int i = 0; i < 8; i++) {
-                separate.add(CoreStack.connect(proxy.host(), proxy.port(), timeout, prefix));
-            }
-            int[] one = holdLocks(proxy, i -> holders, competitor, "one", 1, lease);
-            int[] shared = holdLocks(proxy, i -> holders, competitor, "shared", 8, lease);
-            int[] own = holdLocks(proxy, separate::get, competitor, "own", 8, lease);
+                CoreStack holder = CoreStack.connect(proxy.host(), proxy.port(), Duration.ofSeconds(1), prefix);
+                CoreStack competitor = CoreStack.connect(redis.host(), redis.port(), Duration.ofSeconds(1), prefix)) {
+            List<Permit> locks = admitAll(holder.locks, "sku-", count, lease);
+            List<Permit> claims = admitAll(holder.executor, "order-", count, lease);
+            proxy.delay(Duration.ofMillis(250));
+            long start = System.nanoTime();
+            Race.sleep(3 * lease.toMillis()); // the work: three leases long, while Redis answers slowly
+            int locksLost = lost(locks);
+            int claimsLost = lost(claims);
+            long heldMillis = (System.nanoTime() - start) / 1_000_000;
+            int locksTaken = stolen(competitor.locks, "sku-", count, lease);
+            int claimsTaken = stolen(competitor.executor, "order-", count, lease);
+            proxy.pass();
+            settle(locks);
+            settle(claims);
             ReliabilityReport.measured(
                     "7c",
-                    "1 lock: lost " + one[0] + ", competitor got in " + one[1] + "; 8 locks in one application"
-                            + " (one LeaseRenewer): lost " + shared[0] + " of 8, competitor got in " + shared[1]
-                            + " of 8; 8 locks in 8 applications (a LeaseRenewer each): lost " + own[0]
-                            + " of 8, competitor got in " + own[1] + " of 8");
-            assertThat(one[0]).as("a single lock survives the latency").isZero();
-            assertThat(own[0])
-                    .as("8 locks with a LeaseRenewer each survive the latency")
+                    count + " locks and " + count + " claims held " + heldMillis + " ms with 250 ms per command:"
+                            + " leases lost " + (locksLost + claimsLost) + " of " + (2 * count) + " (locks "
+                            + locksLost + ", claims " + claimsLost + "); competitors got " + locksTaken + " locks and "
+                            + claimsTaken + " claims");
+            assertThat(locksLost + claimsLost).as("leases lost").isZero();
+            assertThat(locksTaken + claimsTaken)
+                    .as("competitors that got a held lock or claim")
                     .isZero();
-            assertThat(shared[0])
-                    .as("DEFECT if not 0: one application's renewals queue behind each other and leases run out")
-                    .isZero();
-            assertThat(shared[1]).as("competitors that got a held lock").isZero();
-        } finally {
-            separate.forEach(CoreStack::close);
         }
     }
 
-    /** Holds {@code count} locks for 3 leases with a slow Redis; returns {lost, competitor acquisitions}. */
-    private static int[] holdLocks(
-            FaultProxy proxy,
-            IntFunction<CoreStack> holders,
-            CoreStack competitor,
-            String name,
-            int count,
-            Duration lease)
-            throws Exception {
-        AtomicInteger lost = new AtomicInteger();
-        AtomicInteger stolen = new AtomicInteger();
-        CountDownLatch acquired = new CountDownLatch(count);
-        CountDownLatch slow = new CountDownLatch(1);
-        Load.run(count + 1, count + 1, Duration.ofSeconds(60), i -> {
-            if (i == count) { // the conductor: slows Redis down once all locks are held, then tries to steal them
-                acquired.await(10, TimeUnit.SECONDS);
-                proxy.delay(Duration.ofMillis(250));
-                slow.countDown();
-                Load.sleep(2 * lease.toMillis());
-                for (int r = 0; r < count; r++) {
-                    try (LockHandle stolenLock = competitor.locks.acquire(name + "-" + r, lease, Duration.ZERO)) {
-                        stolen.incrementAndGet();
-                    } catch (LockBusyException ex) {
-                        // still held, as it should be
-                    }
-                }
-                return;
-            }
-            LockHandle handle = holders.apply(i).locks.acquire(name + "-" + i, lease, Duration.ZERO);
-            acquired.countDown();
-            slow.await(10, TimeUnit.SECONDS);
-            Load.sleep(3 * lease.toMillis());
-            boolean wasLost = handle.isLost();
+    /** Admits {@code count} calls without a thread each, as asynchronous callers hold them. */
+    private static List<Permit> admitAll(IdempotencyStrategy strategy, String prefix, int count, Duration lease) {
+        List<CompletableFuture<Admission>> admissions = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            admissions.add(strategy.admitAsync(call(prefix + i, lease)));
+        }
+        return admissions.stream()
+                .map(admission -> ((Admission.Proceed) admission.join()).permit())
+                .toList();
+    }
+
+    private static int lost(List<Permit> permits) {
+        return (int) permits.stream()
+                .filter(permit -> !permit.context().isLeaseHeld())
+                .count();
+    }
+
+    /** How many of the held locks or claims another application got. */
+    private static int stolen(IdempotencyStrategy strategy, String prefix, int count, Duration lease) {
+        int taken = 0;
+        for (int i = 0; i < count; i++) {
             try {
-                handle.close();
-            } catch (LockLostException ex) {
-                wasLost = true;
+                ((Admission.Proceed) strategy.admit(call(prefix + i, lease)))
+                        .permit()
+                        .fail()
+                        .join();
+                taken++;
+            } catch (LockBusyException | RequestInProgressException expected) {
+                // still held, as it should be
             }
-            if (wasLost) {
-                lost.incrementAndGet();
-            }
-        });
-        proxy.pass();
-        return new int[] {lost.get(), stolen.get()};
+        }
+        return taken;
+    }
+
+    private static void settle(List<Permit> permits) {
+        permits.forEach(permit -> permit.fail().join());
+    }
+
+    private static ProtectedCall call(String key, Duration lease) {
+        return new ProtectedCall("", "watchdog", key, null, Duration.ofMinutes(5), lease, Duration.ZERO);
     }
 }
