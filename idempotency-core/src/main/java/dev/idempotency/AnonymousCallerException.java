@@ -6,6 +6,11 @@ package dev.idempotency;
  */
 public class AnonymousCallerException extends IdempotencyException {
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what happened, for the log and the problem detail
+     */
     public AnonymousCallerException(String message) {
         super(message);
     }

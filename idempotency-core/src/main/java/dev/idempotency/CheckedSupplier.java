@@ -7,5 +7,11 @@ package dev.idempotency;
 @FunctionalInterface
 public interface CheckedSupplier<T, E extends Throwable> {
 
+    /**
+     * Runs the work.
+     *
+     * @return its result
+     * @throws E whatever the work throws
+     */
     T get() throws E;
 }

@@ -3,6 +3,11 @@ package dev.idempotency;
 /** The one-time token is missing, unknown, expired or was issued to someone else (HTTP 400). */
 public class InvalidTokenException extends IdempotencyException {
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what happened, for the log and the problem detail
+     */
     public InvalidTokenException(String message) {
         super(message);
     }

@@ -6,10 +6,23 @@ import org.jspecify.annotations.Nullable;
 /** The lock on the resource is held by someone else (HTTP 409). */
 public class LockBusyException extends RetryableIdempotencyException {
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what happened, for the log and the problem detail
+     * @param retryAfter the delay suggested before the next attempt (HTTP {@code Retry-After})
+     */
     public LockBusyException(String message, Duration retryAfter) {
         this(message, retryAfter, null);
     }
 
+    /**
+     * Creates the exception with its cause.
+     *
+     * @param message what happened, for the log and the problem detail
+     * @param retryAfter the delay suggested before the next attempt (HTTP {@code Retry-After})
+     * @param cause the failure behind it, if any
+     */
     public LockBusyException(String message, Duration retryAfter, @Nullable Throwable cause) {
         super(message, retryAfter, cause);
     }

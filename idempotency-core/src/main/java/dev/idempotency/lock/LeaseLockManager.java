@@ -45,6 +45,14 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
     private final StoreListener listener;
     private final ConcurrentHashMap<String, HeldLock> heldByThreads = new ConcurrentHashMap<>();
 
+    /**
+     * Creates a manager; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
+     *
+     * @param redis the commands it sends
+     * @param keys where its locks live
+     * @param renewer renews the leases of held locks
+     * @param scheduling the timers of lock waits
+     */
     public LeaseLockManager(RedisGateway redis, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");

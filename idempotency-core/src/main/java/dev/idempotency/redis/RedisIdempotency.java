@@ -172,6 +172,11 @@ public final class RedisIdempotency implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Builds the entry point with these settings.
+         *
+         * @return a new {@link RedisIdempotency}
+         */
         public RedisIdempotency build() {
             return new RedisIdempotency(this);
         }

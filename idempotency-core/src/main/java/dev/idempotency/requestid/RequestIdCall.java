@@ -17,6 +17,7 @@ import org.springframework.util.Assert;
 public record RequestIdCall(
         String recordKey, @Nullable String fingerprint, Duration ttl, Duration lease, Duration maxWait) {
 
+    /** Checks the components: a key, positive durations and a wait that is not negative. */
     public RequestIdCall {
         Assert.hasText(recordKey, "recordKey must not be empty");
         Assert.isTrue(Durations.isPositive(ttl), "ttl must be positive");

@@ -13,8 +13,20 @@ public interface ResultCodec<T> {
         return true;
     }
 
+    /**
+     * The bytes stored for this result.
+     *
+     * @param result what the work returned
+     * @return the bytes to store
+     */
     byte[] encode(T result);
 
+    /**
+     * What a duplicate receives in place of running the work.
+     *
+     * @param stored the bytes {@link #encode} produced
+     * @return the result to hand to the duplicate
+     */
     T decode(byte[] stored);
 
     /** Stores nothing: for work whose duplicates need no result (tokens, locks), or that must run every time. */

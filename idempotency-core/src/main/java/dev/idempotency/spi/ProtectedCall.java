@@ -26,6 +26,7 @@ public record ProtectedCall(
         Duration lease,
         Duration maxWait) {
 
+    /** Checks the components. */
     public ProtectedCall {
         Assert.notNull(scope, "scope must not be null");
         Assert.notNull(operation, "operation must not be null");

@@ -4,6 +4,7 @@ import dev.idempotency.CheckedSupplier;
 import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.requestid.ResultCodec;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -59,6 +60,7 @@ public final class StrategyRunner {
      * the call admitted again, so it runs, rather than failing every duplicate for the whole TTL.
      */
     public static <T> Admitted<T> admit(Supplier<Admission> admission, Function<byte[], T> decode) {
+        // Not a join of admitAsync: a second, blocking admission must not run on the thread that completes a discard.
         for (int attempt = 1; ; attempt++) {
             Admission admitted = admission.get();
             if (admitted instanceof Admission.Proceed proceed) {
@@ -74,6 +76,33 @@ public final class StrategyRunner {
                 Futures.join(replay.discard().get());
             }
         }
+    }
+
+    /**
+     * The non-blocking form of {@link #admit}: completes when Redis answered, with a decoded replay or the permit.
+     * Completes exceptionally as the admission does, or when a second stored result in a row cannot be decoded.
+     */
+    public static <T> CompletableFuture<Admitted<T>> admitAsync(
+            Supplier<CompletableFuture<Admission>> admission, Function<byte[], T> decode) {
+        return admitAsync(admission, decode, 1);
+    }
+
+    private static <T> CompletableFuture<Admitted<T>> admitAsync(
+            Supplier<CompletableFuture<Admission>> admission, Function<byte[], T> decode, int attempt) {
+        return admission.get().thenCompose(admitted -> {
+            if (admitted instanceof Admission.Proceed proceed) {
+                return CompletableFuture.completedFuture(new Admitted<>(proceed.permit(), null));
+            }
+            Admission.Replay replay = (Admission.Replay) admitted;
+            try {
+                return CompletableFuture.completedFuture(new Admitted<>(null, decode.apply(replay.result())));
+            } catch (RuntimeException undecodable) {
+                if (attempt == MAX_ADMISSIONS) {
+                    return CompletableFuture.failedFuture(undecodable);
+                }
+                return replay.discard().get().thenCompose(discarded -> admitAsync(admission, decode, attempt + 1));
+            }
+        });
     }
 
     /**

@@ -44,9 +44,20 @@ public final class TokenExecutor implements IdempotencyStrategy {
 
     private final RedisGateway redis;
     private final RedisKeys keys;
-    private final SecureRandom random = new SecureRandom();
+    /**
+     * DRBG: seeded once from the platform, then generated in memory. The platform default on Linux reads
+     * /dev/urandom for every token, a file read that must not happen on the event loops reactive callers issue on.
+     */
+    private final SecureRandom random = drbg();
+
     private final Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
 
+    /**
+     * Creates an executor; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
+     *
+     * @param redis the commands it sends
+     * @param keys where its tokens live
+     */
     public TokenExecutor(RedisGateway redis, RedisKeys keys) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");
@@ -160,5 +171,15 @@ public final class TokenExecutor implements IdempotencyStrategy {
             }
         }
         return true;
+    }
+
+    private static SecureRandom drbg() {
+        try {
+            SecureRandom drbg = SecureRandom.getInstance("DRBG");
+            drbg.nextBytes(new byte[1]); // seeds now, on the thread that builds the executor
+            return drbg;
+        } catch (java.security.NoSuchAlgorithmException ex) {
+            return new SecureRandom(); // every Java 9+ platform has DRBG; stay usable on one that does not
+        }
     }
 }

@@ -5,7 +5,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Bounded polling: every wait in the harness ends, with a message that says what never happened. */
-final class Await {
+public final class Await {
 
     private static final long POLL_MILLIS = 50;
 
@@ -15,7 +15,7 @@ final class Await {
      * Polls {@code condition} until it holds. The condition may throw to give up early, e.g. when the
      * process it waits for has died; {@code details} is appended to the timeout message.
      */
-    static void until(Duration timeout, String what, BooleanSupplier condition, Supplier<String> details) {
+    public static void until(Duration timeout, String what, BooleanSupplier condition, Supplier<String> details) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -27,7 +27,7 @@ final class Await {
         }
     }
 
-    static void until(Duration timeout, String what, BooleanSupplier condition) {
+    public static void until(Duration timeout, String what, BooleanSupplier condition) {
         until(timeout, what, condition, () -> "");
     }
 
