@@ -23,12 +23,14 @@ final class EndpointConfiguration {
             putIfSet(values, "header", policy.getHeader());
             putIfSet(values, "fingerprint", policy.getFingerprint());
             putIfSet(values, "onStoreFailure", policy.getOnStoreFailure());
+            putIfSet(values, "releaseOn", policy.getReleaseOn());
             policies.put(name, values);
         });
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("keyPrefix", properties.getKeyPrefix());
         description.put("onStoreFailure", properties.getOnStoreFailure());
         description.put("scope", properties.getScope());
+        description.put("tenantClaim", properties.getTenant().getClaim());
         description.put("anonymous", properties.getAnonymous());
         description.put("advisorOrder", properties.getAdvisorOrder());
         description.put(
@@ -40,7 +42,8 @@ final class EndpointConfiguration {
                         "wait", requestId.getWait().toString(),
                         "fingerprint", requestId.isFingerprint(),
                         "maxResponseSize", requestId.getMaxResponseSize().toString(),
-                        "replayedHeaders", requestId.getReplayedHeaders()));
+                        "replayedHeaders", requestId.getReplayedHeaders(),
+                        "releaseOn", requestId.getReleaseOn().toString()));
         description.put(
                 "token",
                 Map.of(

@@ -33,6 +33,15 @@ public class IdempotencyEndpoint {
     private final RedisDiagnostics diagnostics;
     private final Map<String, Object> configuration;
 
+    /**
+     * Creates the endpoint; the auto-configuration does.
+     *
+     * @param registry the operations found at startup
+     * @param keys where records live
+     * @param redis the commands it sends
+     * @param diagnostics the Redis server checks
+     * @param configuration the effective configuration to show
+     */
     public IdempotencyEndpoint(
             OperationRegistry registry,
             RedisKeys keys,
@@ -46,6 +55,11 @@ public class IdempotencyEndpoint {
         this.configuration = configuration;
     }
 
+    /**
+     * The effective configuration, every {@code @Idempotent} operation and the state of Redis.
+     *
+     * @return the description, as JSON
+     */
     @ReadOperation
     public Map<String, Object> describe() {
         Map<String, Object> description = new LinkedHashMap<>();
@@ -70,7 +84,8 @@ public class IdempotencyEndpoint {
      * @param key the client key ({@code REQUEST_ID}) or the resource ({@code LOCK})
      * @param operation the operation the key is scoped by, as {@code GET} lists it: {@code "POST /orders"} for a
      *     handler, the bean operation (class and method signature) otherwise
-     * @param scope the user the key belongs to with {@code scope: principal}; absent for anonymous or shared keys
+     * @param scope the user the key belongs to with {@code scope: principal} ({@code alice}), or a scope as the resolver
+     *     names it ({@code tenant:acme}); absent for anonymous or shared keys
      * @param strategy {@code request_id} (default) or {@code lock}
      */
     @DeleteOperation
@@ -83,7 +98,7 @@ public class IdempotencyEndpoint {
                 if (operation == null) {
                     throw new IllegalArgumentException("operation is required for REQUEST_ID records");
                 }
-                yield keys.requestId(scope == null ? "" : "user:" + scope, operation, key);
+                yield keys.requestId(scopeOf(scope), operation, key);
             }
             case TOKEN -> throw new IllegalArgumentException("tokens expire by themselves; nothing to unstick");
         };
@@ -111,5 +126,13 @@ public class IdempotencyEndpoint {
         description.put("policy", operation.policy());
         description.put("onStoreFailure", operation.proceedOnStoreFailure() ? "proceed" : "reject");
         return description;
+    }
+
+    /** A bare name is a user ({@code scope: principal}); a name with a colon is a resolved scope, e.g. a tenant. */
+    private static String scopeOf(@Nullable String scope) {
+        if (scope == null) {
+            return "";
+        }
+        return scope.contains(":") ? scope : "user:" + scope;
     }
 }

@@ -19,9 +19,17 @@ public final class IdempotencyAdvisor extends AbstractPointcutAdvisor {
     /** One step before {@code @Transactional}'s advisor, so that idempotency wraps the transaction. */
     public static final int DEFAULT_ORDER = Ordered.LOWEST_PRECEDENCE - 1;
 
+    /** The interceptor applied to {@code @Idempotent} methods. */
     private final Advice advice;
+
+    /** Matches methods annotated with {@code @Idempotent}, also through interfaces and superclasses. */
     private final Pointcut pointcut = new AnnotationMatchingPointcut(null, Idempotent.class, true);
 
+    /**
+     * Creates the advisor at {@link #DEFAULT_ORDER}.
+     *
+     * @param advice the interceptor applied to {@code @Idempotent} methods
+     */
     public IdempotencyAdvisor(Advice advice) {
         this.advice = advice;
         setOrder(DEFAULT_ORDER);

@@ -54,7 +54,7 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)
-@Import(IdempotencySecurityConfiguration.class)
+@Import({IdempotencySecurityConfiguration.class, IdempotencyReactorConfiguration.class})
 public final class IdempotencyAutoConfiguration {
 
     @Bean(destroyMethod = "close")
@@ -106,10 +106,11 @@ public final class IdempotencyAutoConfiguration {
     @ConditionalOnMissingBean
     ScopeResolver idempotencyScopeResolver(
             IdempotencyProperties properties, ObjectProvider<PrincipalResolver> principals) {
-        if (properties.getScope() == IdempotencyProperties.KeyScope.NONE) {
-            return ScopeResolver.shared();
-        }
-        return ScopeResolver.principal(new LazyPrincipalResolver(principals));
+        return switch (properties.getScope()) {
+            case NONE -> ScopeResolver.shared();
+            case PRINCIPAL -> ScopeResolver.principal(new LazyPrincipalResolver(principals));
+            case TENANT -> TenantScopes.blocking(properties.getTenant().getClaim());
+        };
     }
 
     @Bean

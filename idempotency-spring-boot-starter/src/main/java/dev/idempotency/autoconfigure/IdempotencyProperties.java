@@ -1,11 +1,13 @@
 package dev.idempotency.autoconfigure;
 
 import dev.idempotency.aop.IdempotencyAdvisor;
+import dev.idempotency.web.ReleaseOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -18,7 +20,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("idempotency")
 public class IdempotencyProperties implements InitializingBean {
 
-    /** Whether {@code @Idempotent} methods are protected at all. */
+    /** Whether @Idempotent methods are protected at all. */
     private boolean enabled = true;
 
     /** Prefix of every Redis key this library writes. */
@@ -27,7 +29,7 @@ public class IdempotencyProperties implements InitializingBean {
     /** What happens when Redis fails: reject (HTTP 503, method not run) or proceed (run unprotected, WARN log). */
     private StoreFailureMode onStoreFailure = StoreFailureMode.REJECT;
 
-    /** Whether keys are per authenticated user (principal) or shared by all callers (none). */
+    /** Whether keys are per authenticated user (principal), per tenant (tenant) or shared by all callers (none). */
     private KeyScope scope = KeyScope.PRINCIPAL;
 
     /** What anonymous callers get with scope principal: one scope shared by all of them, or a 400 (reject). */
@@ -44,7 +46,9 @@ public class IdempotencyProperties implements InitializingBean {
 
     private final Redis redis = new Redis();
 
-    /** Named settings blocks, chosen with {@code @Idempotent(policy = "name")}. */
+    private final Tenant tenant = new Tenant();
+
+    /** Named settings blocks, each chosen with @Idempotent(policy = "name"). */
     private final Map<String, Policy> policies = new LinkedHashMap<>();
 
     public boolean isEnabled() {
@@ -111,6 +115,10 @@ public class IdempotencyProperties implements InitializingBean {
         return redis;
     }
 
+    public Tenant getTenant() {
+        return tenant;
+    }
+
     public Map<String, Policy> getPolicies() {
         return policies;
     }
@@ -140,6 +148,8 @@ public class IdempotencyProperties implements InitializingBean {
     public enum KeyScope {
         /** Keys are per authenticated user; anonymous callers share one scope. */
         PRINCIPAL,
+        /** Keys are per tenant, read from the authenticated JWT's (or principal's) {@code idempotency.tenant.claim}. */
+        TENANT,
         /** Keys are shared by every caller. */
         NONE
     }
@@ -170,6 +180,20 @@ public class IdempotencyProperties implements InitializingBean {
          * are never stored.
          */
         private List<String> replayedHeaders = new ArrayList<>();
+
+        /**
+         * Outcomes that release the claim so that a retry runs again: exception, client-error-exception, server-error,
+         * client-error. Every other outcome is stored and replayed as sent.
+         */
+        private Set<ReleaseOutcome> releaseOn = ReleaseOutcome.defaults();
+
+        public Set<ReleaseOutcome> getReleaseOn() {
+            return releaseOn;
+        }
+
+        public void setReleaseOn(Set<ReleaseOutcome> releaseOn) {
+            this.releaseOn = releaseOn;
+        }
 
         public List<String> getReplayedHeaders() {
             return replayedHeaders;
@@ -268,7 +292,7 @@ public class IdempotencyProperties implements InitializingBean {
              */
             private @Nullable Boolean enabled;
 
-            /** Path of the token endpoint ({@code POST} issues a token). */
+            /** Path of the token endpoint (a POST issues a token). */
             private String path = "/idempotency/tokens";
 
             public @Nullable Boolean getEnabled() {
@@ -341,6 +365,21 @@ public class IdempotencyProperties implements InitializingBean {
         }
     }
 
+    /** How {@code scope: tenant} finds the tenant. */
+    public static class Tenant {
+
+        /** JWT claim (or principal attribute) that names the caller's tenant. */
+        private String claim = "tenant_id";
+
+        public String getClaim() {
+            return claim;
+        }
+
+        public void setClaim(String claim) {
+            this.claim = claim;
+        }
+    }
+
     /** A named block of settings; each unset value falls back to the strategy's default. */
     public static class Policy {
 
@@ -361,6 +400,17 @@ public class IdempotencyProperties implements InitializingBean {
 
         /** What happens when Redis fails, for methods of this policy. */
         private @Nullable StoreFailureMode onStoreFailure;
+
+        /** Outcomes that release the claim instead of storing the response (REQUEST_ID). */
+        private @Nullable Set<ReleaseOutcome> releaseOn;
+
+        public @Nullable Set<ReleaseOutcome> getReleaseOn() {
+            return releaseOn;
+        }
+
+        public void setReleaseOn(@Nullable Set<ReleaseOutcome> releaseOn) {
+            this.releaseOn = releaseOn;
+        }
 
         public @Nullable Duration getTtl() {
             return ttl;

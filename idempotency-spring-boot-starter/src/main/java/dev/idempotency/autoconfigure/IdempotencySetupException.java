@@ -3,6 +3,7 @@ package dev.idempotency.autoconfigure;
 /** {@code @Idempotent} methods exist, but the library could not set itself up to protect them. */
 public class IdempotencySetupException extends IllegalStateException {
 
+    /** What to do about it. */
     private final String action;
 
     IdempotencySetupException(String method, String reason, String action) {

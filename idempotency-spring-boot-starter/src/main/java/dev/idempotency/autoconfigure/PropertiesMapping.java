@@ -24,7 +24,8 @@ final class PropertiesMapping {
                         requestId.isFingerprint()),
                 new StrategyDefaults(token.getHeader(), token.getTtl(), lock.getLease(), Duration.ZERO, false),
                 new StrategyDefaults(requestId.getHeader(), lock.getLease(), lock.getLease(), lock.getWait(), false),
-                properties.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED);
+                properties.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED,
+                requestId.getReleaseOn());
     }
 
     static Map<String, OperationDefaults.Policy> policies(IdempotencyProperties properties) {
@@ -41,8 +42,8 @@ final class PropertiesMapping {
                                 policy.getFingerprint(),
                                 policy.getOnStoreFailure() == null
                                         ? null
-                                        : policy.getOnStoreFailure()
-                                                == IdempotencyProperties.StoreFailureMode.PROCEED)));
+                                        : policy.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED,
+                                policy.getReleaseOn())));
         return policies;
     }
 }

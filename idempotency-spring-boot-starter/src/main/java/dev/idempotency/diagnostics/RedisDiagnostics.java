@@ -19,6 +19,11 @@ public final class RedisDiagnostics {
 
     private final RedisGateway redis;
 
+    /**
+     * Creates the diagnostics.
+     *
+     * @param redis the commands it sends
+     */
     public RedisDiagnostics(RedisGateway redis) {
         this.redis = redis;
     }

@@ -23,6 +23,12 @@ public final class StartupDiagnostics implements ApplicationListener<Application
     private final RedisDiagnostics redis;
     private final Environment environment;
 
+    /**
+     * Creates the startup checks.
+     *
+     * @param redis the Redis server checks
+     * @param environment where {@code spring.data.redis.timeout} is read
+     */
     public StartupDiagnostics(RedisDiagnostics redis, Environment environment) {
         this.redis = redis;
         this.environment = environment;

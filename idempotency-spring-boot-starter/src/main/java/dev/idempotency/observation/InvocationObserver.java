@@ -23,11 +23,28 @@ public interface InvocationObserver {
      */
     Scope start(String operation, Strategy strategy);
 
+    /**
+     * Starts a call that binds nothing to the current thread: a reactive call, which runs on whatever threads its
+     * publisher uses.
+     *
+     * @param parent the caller's Micrometer {@code Observation} when its reactive context carries one, else
+     *     {@code null}
+     */
+    default Scope startDetached(String operation, Strategy strategy, @Nullable Object parent) {
+        return start(operation, strategy);
+    }
+
     /** One observed call. */
     @FunctionalInterface
     interface Scope {
 
         void end(Outcome outcome, @Nullable Throwable error);
+
+        /**
+         * The call goes on on another thread (an asynchronous result): releases what {@link #start} bound to the
+         * starting thread. Called on that thread; {@link #end} may then run on any thread.
+         */
+        default void detach() {}
     }
 
     /** Observes with every one of {@code observers}, in order. */
@@ -38,11 +55,34 @@ public interface InvocationObserver {
         if (observers.size() == 1) {
             return observers.get(0);
         }
-        return (operation, strategy) -> {
-            List<Scope> scopes = observers.stream()
-                    .map(observer -> observer.start(operation, strategy))
-                    .toList();
-            return (outcome, error) -> scopes.forEach(scope -> scope.end(outcome, error));
+        return new InvocationObserver() {
+            @Override
+            public Scope start(String operation, Strategy strategy) {
+                return all(observers.stream()
+                        .map(observer -> observer.start(operation, strategy))
+                        .toList());
+            }
+
+            @Override
+            public Scope startDetached(String operation, Strategy strategy, @Nullable Object parent) {
+                return all(observers.stream()
+                        .map(observer -> observer.startDetached(operation, strategy, parent))
+                        .toList());
+            }
+        };
+    }
+
+    private static Scope all(List<Scope> scopes) {
+        return new Scope() {
+            @Override
+            public void end(Outcome outcome, @Nullable Throwable error) {
+                scopes.forEach(scope -> scope.end(outcome, error));
+            }
+
+            @Override
+            public void detach() {
+                scopes.forEach(Scope::detach);
+            }
         };
     }
 }

@@ -17,15 +17,23 @@ public enum Outcome {
     EXECUTED,
     /** A duplicate got the stored result; the method did not run. */
     REPLAYED,
+    /** A request with the same key was still running ({@link RequestInProgressException}). */
     IN_PROGRESS,
+    /** The key was used before with a different payload ({@link PayloadMismatchException}). */
     MISMATCH,
+    /** The request carried no key ({@link MissingIdempotencyKeyException}). */
     MISSING_KEY,
+    /** The key was malformed ({@link InvalidIdempotencyKeyException}). */
     INVALID_KEY,
+    /** The token had been consumed already ({@link TokenAlreadyUsedException}). */
     TOKEN_USED,
+    /** The token was missing, unknown, expired or someone else's ({@link InvalidTokenException}). */
     TOKEN_INVALID,
+    /** Someone else held the lock ({@link LockBusyException}). */
     LOCK_BUSY,
     /** The caller was anonymous and {@code idempotency.anonymous: reject} refused it. */
     ANONYMOUS,
+    /** Redis failed and the policy said reject ({@link IdempotencyStoreUnavailableException}). */
     STORE_UNAVAILABLE,
     /** Redis failed and the policy said proceed: the method ran without protection. */
     UNPROTECTED,

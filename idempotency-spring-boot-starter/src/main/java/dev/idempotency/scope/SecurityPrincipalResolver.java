@@ -10,12 +10,18 @@ public final class SecurityPrincipalResolver implements PrincipalResolver {
 
     @Override
     public @Nullable String currentPrincipal() {
-        Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+        Authentication authentication =
+                authenticated(SecurityContextHolder.getContext().getAuthentication());
+        return authentication == null ? null : authentication.getName();
+    }
+
+    /** {@code authentication} when it stands for an authenticated caller, else {@code null}. */
+    public static @Nullable Authentication authenticated(@Nullable Authentication authentication) {
         if (authentication == null
                 || !authentication.isAuthenticated()
                 || authentication instanceof AnonymousAuthenticationToken) {
             return null;
         }
-        return authentication.getName();
+        return authentication;
     }
 }

@@ -1,4 +1,4 @@
-package dev.idempotency.web.servlet;
+package dev.idempotency.web;
 
 import dev.idempotency.IdempotencyException;
 import dev.idempotency.internal.http.Problem;

@@ -25,7 +25,7 @@ import dev.idempotency.scope.SecurityPrincipalResolver;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.TokenExecutor;
-import dev.idempotency.web.servlet.IdempotencyProblemHandler;
+import dev.idempotency.web.IdempotencyProblemHandler;
 import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
 import dev.idempotency.web.servlet.ServletPrincipalResolver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -3,6 +3,7 @@ package dev.idempotency.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.stacks.Stack;
 import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -13,44 +14,41 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** Every row of the HTTP contract, end to end: real server port, real Redis, Spring Security on. */
-@SpringBootTest(classes = ShopApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class HttpContractTests {
+/**
+ * Every row of the HTTP contract, end to end, on both web stacks: the same controllers, real server port, real Redis,
+ * Spring Security on.
+ */
+@ParameterizedClass
+@EnumSource(Stack.class)
+public class HttpContractTests {
 
     private static final String ORDER = "{\"item\":\"book\",\"quantity\":1}";
 
-    @DynamicPropertySource
-    static void redis(DynamicPropertyRegistry registry) {
-        TestRedis.register(registry, TestRedis.SERVER);
-    }
+    @Parameter
+    Stack stack;
 
-    @LocalServerPort
-    int port;
-
-    @Autowired
     ShopController shop;
 
-    @Autowired
     ReportService reports;
 
-    @Autowired
     RedisKeys keys;
 
-    @Autowired
     StringRedisTemplate redis;
 
     TestHttp http;
 
     @BeforeEach
     void setUp() {
-        http = new TestHttp(port);
+        shop = stack.bean(ShopController.class);
+        reports = stack.bean(ReportService.class);
+        keys = stack.bean(RedisKeys.class);
+        redis = stack.bean(StringRedisTemplate.class);
+        http = new TestHttp(stack.port());
         shop.release();
     }
 
@@ -138,7 +136,9 @@ class HttpContractTests {
         assertThat(shop.awaitEntered()).isTrue();
         CompletableFuture<HttpResponse<String>> duplicate =
                 CompletableFuture.supplyAsync(() -> http.post("/patient", "{}", "Idempotency-Key", key));
-        Thread.sleep(200);
+        assertThat(duplicate)
+                .as("a waiting duplicate does not answer while the first runs")
+                .isNotDone();
         shop.release();
         HttpResponse<String> replay = duplicate.get(20, TimeUnit.SECONDS);
         assertThat(replay.statusCode()).isEqualTo(200);
@@ -325,7 +325,7 @@ class HttpContractTests {
         return issued.body().replaceAll(".*\"token\":\"([^\"]+)\".*", "$1");
     }
 
-    static void assertProblem(HttpResponse<String> response, int status) {
+    public static void assertProblem(HttpResponse<String> response, int status) {
         assertThat(response.statusCode()).isEqualTo(status);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
         assertThat(response.body())

@@ -4,19 +4,19 @@ import dev.idempotency.testsupport.RedisServer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /** One real Redis server for the full-stack tests of this JVM (the harness stops it at exit). */
-final class TestRedis {
+public final class TestRedis {
 
-    static final RedisServer SERVER = RedisServer.start();
+    public static final RedisServer SERVER = RedisServer.start();
 
     private TestRedis() {}
 
-    static void register(DynamicPropertyRegistry registry, RedisServer server) {
+    public static void register(DynamicPropertyRegistry registry, RedisServer server) {
         registry.add("spring.data.redis.host", server::host);
         registry.add("spring.data.redis.port", server::port);
     }
 
     /** Data commands the server has run so far: not counting connection handshakes and the INFO that reads them. */
-    static long commandsRun(RedisServer server) {
+    public static long commandsRun(RedisServer server) {
         return server.commandStats().entrySet().stream()
                 .filter(entry -> !java.util.Set.of("info", "hello", "ping").contains(entry.getKey())
                         && !entry.getKey().startsWith("client|"))

@@ -1,5 +1,6 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.http.HandlerMetadata;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
 import jakarta.servlet.http.HttpServletResponse;

@@ -100,7 +100,8 @@ final class WebCallFixture implements AutoCloseable {
                         lockSettings.getLease(),
                         lockSettings.getWait(),
                         false),
-                false);
+                false,
+                dev.idempotency.web.ReleaseOutcome.defaults());
         registry = new OperationRegistry(new OperationResolver(
                 defaults,
                 Map.of(),

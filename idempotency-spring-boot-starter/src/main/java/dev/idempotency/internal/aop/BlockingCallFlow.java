@@ -8,6 +8,7 @@ import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StrategyRunner;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,12 +19,22 @@ public final class BlockingCallFlow implements InvocationFlow {
 
     @Override
     public @Nullable Object run(ProtectedInvocation call) throws Throwable {
+        return run(call, () -> beanCall(call));
+    }
+
+    /**
+     * Runs {@code call} on this thread as {@code protectedCall} describes it, for a layer that takes the key and
+     * payload from its own input (a Kafka record). The description is built inside the observation, so that a missing
+     * or malformed key is observed as a rejection.
+     */
+    public static @Nullable Object run(ProtectedInvocation call, Supplier<ProtectedCall> protectedCall)
+            throws Throwable {
         InvocationObserver.Scope observation = call.observe();
         Work work = new Work(call);
         try {
             Object result = StrategyRunner.run(
                     call.strategy(),
-                    beanCall(call),
+                    protectedCall.get(),
                     work,
                     call.spec().beanCall().codec());
             observation.end(work.started ? Outcome.EXECUTED : Outcome.REPLAYED, null);

@@ -66,6 +66,7 @@ public final class FutureCallFlow implements InvocationFlow, ReturnTypeFlow {
             observation.end(Outcome.EXECUTED, failure);
             throw failure;
         }
+        observation.detach(); // the future completes on another thread
         if (returned == null) {
             Futures.join(permit.succeed(null));
             observation.end(Outcome.EXECUTED, null);

@@ -1,6 +1,7 @@
-package dev.idempotency.web.servlet;
+package dev.idempotency.internal.http;
 
 import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.AnnotatedMethod;
 import org.springframework.http.HttpEntity;
@@ -14,9 +15,9 @@ import org.springframework.web.bind.annotation.RequestBody;
  * @param bodyIndex position of the body parameter, or -1
  * @param entity whether that parameter is an {@link HttpEntity}, whose body is the payload
  */
-record HandlerMetadata(int bodyIndex, boolean entity) {
+public record HandlerMetadata(int bodyIndex, boolean entity) {
 
-    static HandlerMetadata of(Method method) {
+    public static HandlerMetadata of(Method method) {
         MethodParameter[] parameters = new AnnotatedMethod(method).getMethodParameters();
         for (int i = 0; i < parameters.length; i++) {
             if (parameters[i].hasParameterAnnotation(RequestBody.class)) {
@@ -27,5 +28,14 @@ record HandlerMetadata(int bodyIndex, boolean entity) {
             }
         }
         return new HandlerMetadata(-1, false);
+    }
+
+    /** The request body among a call's arguments, or {@code null}. */
+    public @Nullable Object body(@Nullable Object[] arguments) {
+        if (bodyIndex < 0) {
+            return null;
+        }
+        Object argument = arguments[bodyIndex];
+        return entity && argument instanceof HttpEntity<?> httpEntity ? httpEntity.getBody() : argument;
     }
 }

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.operation;
 
 import java.lang.reflect.Method;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
@@ -43,13 +44,41 @@ public final class KeyExpression {
 
     /** The key for one call, or {@code null} when the expression yields null. */
     public @Nullable String evaluate(Method method, @Nullable Object[] arguments, @Nullable Object target) {
-        MethodBasedEvaluationContext context =
-                new MethodBasedEvaluationContext(target, method, arguments, PARAMETER_NAMES);
-        Object value = expression.getValue(context);
+        return evaluate(method, arguments, target, Map.of());
+    }
+
+    /**
+     * The key for one call whose expression also sees {@code variables} (a Kafka listener's {@code #record}), or
+     * {@code null} when it yields null. A variable given here always wins over a method parameter of the same name,
+     * which stays reachable by position ({@code #p0}, {@code #a0}).
+     */
+    public @Nullable String evaluate(
+            Method method, @Nullable Object[] arguments, @Nullable Object target, Map<String, ?> variables) {
+        Object value = expression.getValue(new CallContext(target, method, arguments, variables));
         return value == null ? null : value.toString();
     }
 
     public String source() {
         return source;
+    }
+
+    /**
+     * The arguments by name and position, and the given variables, which it looks up first. Setting them on the
+     * context would not do: it loads the arguments lazily, at the first name it does not know, and a parameter of the
+     * same name would then replace the variable or not depending on which names the expression reads first.
+     */
+    private static final class CallContext extends MethodBasedEvaluationContext {
+
+        private final Map<String, ?> variables;
+
+        CallContext(@Nullable Object target, Method method, @Nullable Object[] arguments, Map<String, ?> variables) {
+            super(target, method, arguments, PARAMETER_NAMES);
+            this.variables = variables;
+        }
+
+        @Override
+        public @Nullable Object lookupVariable(String name) {
+            return variables.containsKey(name) ? variables.get(name) : super.lookupVariable(name);
+        }
     }
 }

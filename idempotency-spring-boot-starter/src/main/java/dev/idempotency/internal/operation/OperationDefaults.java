@@ -1,7 +1,9 @@
 package dev.idempotency.internal.operation;
 
 import dev.idempotency.Strategy;
+import dev.idempotency.web.ReleaseOutcome;
 import java.time.Duration;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,9 +13,14 @@ import org.jspecify.annotations.Nullable;
  * @param token defaults of {@code TOKEN}
  * @param lock defaults of {@code LOCK}
  * @param proceedOnStoreFailure whether methods run unprotected when Redis fails
+ * @param releaseOn the HTTP outcomes that release a {@code REQUEST_ID} claim
  */
 public record OperationDefaults(
-        StrategyDefaults requestId, StrategyDefaults token, StrategyDefaults lock, boolean proceedOnStoreFailure) {
+        StrategyDefaults requestId,
+        StrategyDefaults token,
+        StrategyDefaults lock,
+        boolean proceedOnStoreFailure,
+        Set<ReleaseOutcome> releaseOn) {
 
     StrategyDefaults of(Strategy strategy) {
         return switch (strategy) {
@@ -34,8 +41,9 @@ public record OperationDefaults(
             @Nullable Duration maxWait,
             @Nullable String header,
             @Nullable Boolean fingerprint,
-            @Nullable Boolean proceedOnStoreFailure) {
+            @Nullable Boolean proceedOnStoreFailure,
+            @Nullable Set<ReleaseOutcome> releaseOn) {
 
-        static final Policy NONE = new Policy(null, null, null, null, null, null);
+        static final Policy NONE = new Policy(null, null, null, null, null, null, null);
     }
 }

@@ -106,6 +106,11 @@ public final class OperationRegistry implements SmartInitializingSingleton, Bean
         return resolved;
     }
 
+    /** Whether any operation uses {@code TOKEN}: then the token endpoint is mapped unless disabled. */
+    public boolean usesTokens() {
+        return operations().stream().anyMatch(spec -> spec.strategy() == dev.idempotency.Strategy.TOKEN);
+    }
+
     /** Every operation found (all of them, once the application has started), one per target class and method. */
     public Collection<OperationSpec> operations() {
         scan();

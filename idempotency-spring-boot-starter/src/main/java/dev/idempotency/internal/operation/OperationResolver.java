@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -90,6 +91,7 @@ public final class OperationResolver {
                 policy.proceedOnStoreFailure() != null
                         ? policy.proceedOnStoreFailure()
                         : defaults.proceedOnStoreFailure(),
+                Set.copyOf(policy.releaseOn() != null ? policy.releaseOn() : defaults.releaseOn()),
                 annotation.policy(),
                 beanCall(method, id, strategy));
     }

@@ -2,8 +2,10 @@ package dev.idempotency.internal.operation;
 
 import dev.idempotency.Strategy;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.web.ReleaseOutcome;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param maxWait how long a duplicate or a lock caller waits
  * @param fingerprint whether payloads are compared ({@code REQUEST_ID})
  * @param proceedOnStoreFailure whether the method runs unprotected when Redis fails
+ * @param releaseOn the HTTP outcomes that release a {@code REQUEST_ID} claim instead of storing the response
  * @param policy the policy name, empty when none
  * @param beanCall how a call outside HTTP runs, by the method's return type
  */
@@ -41,6 +44,7 @@ public record OperationSpec(
         Duration maxWait,
         boolean fingerprint,
         boolean proceedOnStoreFailure,
+        Set<ReleaseOutcome> releaseOn,
         String policy,
         BeanCall beanCall) {
 

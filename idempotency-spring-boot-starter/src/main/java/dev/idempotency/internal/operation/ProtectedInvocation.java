@@ -6,6 +6,8 @@ import dev.idempotency.key.ClientKeys;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.ProtectedCall;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -63,38 +65,52 @@ public final class ProtectedInvocation {
      * @throws dev.idempotency.InvalidIdempotencyKeyException when a client's key is malformed
      */
     public ProtectedCall call(
+            String scope, Function<String, @Nullable String> header, String operation, Supplier<String> fingerprint) {
+        return call(scope, spec.header(), header, operation, fingerprint, Map.of());
+    }
+
+    /**
+     * The call as the strategy sees it, for a layer with a key header and SpEL variables of its own (Kafka).
+     *
+     * @param keyHeader the header that carries a client's key or token when the method names no SpEL key
+     * @param variables what a SpEL key sees besides the arguments, winning over parameters of the same name
+     * @see #call(String, Function, String, Supplier)
+     */
+    public ProtectedCall call(
             String scope,
-            java.util.function.Function<String, @Nullable String> header,
+            String keyHeader,
+            Function<String, @Nullable String> header,
             String operation,
-            Supplier<String> fingerprint) {
+            Supplier<String> fingerprint,
+            Map<String, ?> variables) {
         boolean comparesPayloads = spec.strategy() == Strategy.REQUEST_ID && spec.fingerprint();
         return new ProtectedCall(
                 scope,
                 operation,
-                key(header),
+                key(keyHeader, header, variables),
                 comparesPayloads ? fingerprint.get() : null,
                 spec.ttl(),
                 spec.lease(),
                 spec.maxWait());
     }
 
-    private String key(java.util.function.Function<String, @Nullable String> header) {
+    private String key(String keyHeader, Function<String, @Nullable String> header, Map<String, ?> variables) {
         KeyExpression expression = spec.key();
         if (expression != null) {
             // A key computed from the arguments is hashed as it is: any characters, any length.
-            String key = expression.evaluate(spec.method(), invocation.getArguments(), invocation.getThis());
+            String key = expression.evaluate(spec.method(), invocation.getArguments(), invocation.getThis(), variables);
             if (key == null) {
                 log.debug("Key of {} is null ({})", spec.name(), spec.keySource()); // server detail stays in the log
                 throw new MissingIdempotencyKeyException("The request has no idempotency key");
             }
             return key;
         }
-        String raw = header.apply(spec.header());
+        String raw = header.apply(keyHeader);
         if (spec.strategy() == Strategy.TOKEN) {
             return raw == null ? "" : raw; // the token strategy reports a missing or malformed token
         }
         if (raw == null) {
-            throw new MissingIdempotencyKeyException("The request has no " + spec.header() + " header");
+            throw new MissingIdempotencyKeyException("The request has no " + keyHeader + " header");
         }
         return ClientKeys.parse(raw);
     }

@@ -12,11 +12,13 @@ import java.nio.charset.Charset;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The response as the client receives it, copied while it is written once an idempotent handler arms the capture:
- * every byte still goes straight to the client, and a bounded copy is kept for replay. The copy is what message
- * conversion, {@code ResponseBodyAdvice}, {@code @JsonView} and the handler itself wrote. Past the size limit the
- * copy is dropped (and the response not stored); a response ended by {@code sendError} is not stored either, because
- * the container writes its body elsewhere.
+ * The response as the client receives it, held back while it is written once an idempotent handler arms the capture,
+ * and sent when {@link #release released}: so the response is stored before the client sees any of it, and a client
+ * that retries the moment it has the response finds the record (message converters flush as they finish, which would
+ * otherwise send the response first). What is held is what message conversion, {@code ResponseBodyAdvice},
+ * {@code @JsonView} and the handler itself wrote. Past the size limit the held bytes are sent and the rest streams
+ * through (and the response is not stored); a response ended by {@code sendError} is not stored either, because the
+ * container writes its body elsewhere.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
 
@@ -26,12 +28,13 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     private boolean errorSent;
     private @Nullable ServletOutputStream stream;
     private @Nullable PrintWriter writer;
+    private boolean closeOnRelease;
 
     CapturingResponse(HttpServletResponse response) {
         super(response);
     }
 
-    /** Starts copying what is written from now on, up to {@code maxBytes}. */
+    /** Starts holding what is written from now on, up to {@code maxBytes}. */
     void arm(long maxBytes) {
         copy = new ByteArrayOutputStream(256);
         limit = maxBytes;
@@ -71,18 +74,42 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         if (writer != null) {
             writer.flush();
         }
-        super.flushBuffer();
+        if (!holding()) {
+            super.flushBuffer();
+        }
+    }
+
+    /** Sends what is held and lets everything after it through. Idempotent; call once the response is settled. */
+    void release() throws IOException {
+        if (writer != null) {
+            writer.flush();
+        }
+        ByteArrayOutputStream held = copy;
+        if (held != null && !overflowed) {
+            overflowed = true; // nothing more is held
+            ServletOutputStream target = super.getOutputStream();
+            target.write(held.toByteArray());
+            if (closeOnRelease) {
+                target.close();
+            }
+        }
+    }
+
+    private boolean holding() {
+        return copy != null && !overflowed;
     }
 
     @Override
     public void sendError(int status, String message) throws IOException {
         errorSent = true;
+        clearCopy(); // the container replaces the body
         super.sendError(status, message);
     }
 
     @Override
     public void sendError(int status) throws IOException {
         errorSent = true;
+        clearCopy();
         super.sendError(status);
     }
 
@@ -104,20 +131,23 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         }
     }
 
-    private void copy(byte[] bytes, int offset, int length) {
+    /** Holds {@code bytes}; returns {@code false} when they are not held and must go through. */
+    private boolean hold(byte[] bytes, int offset, int length, ServletOutputStream target) throws IOException {
         ByteArrayOutputStream current = copy;
         if (current == null || overflowed) {
-            return;
+            return false;
         }
         if (current.size() + (long) length > limit) {
             overflowed = true;
-            copy = new ByteArrayOutputStream(0); // let the partial copy go
-            return;
+            target.write(current.toByteArray()); // too large to store: send what was held, stream the rest
+            copy = new ByteArrayOutputStream(0);
+            return false;
         }
         current.write(bytes, offset, length);
+        return true;
     }
 
-    /** Writes through to the client and into the copy. */
+    /** Holds what is written while armed, else writes through to the client. */
     private final class Tee extends ServletOutputStream {
 
         private final ServletOutputStream target;
@@ -129,25 +159,31 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
         @Override
         public void write(int b) throws IOException {
-            target.write(b);
             single[0] = (byte) b;
-            copy(single, 0, 1);
+            write(single, 0, 1);
         }
 
         @Override
         public void write(byte[] bytes, int offset, int length) throws IOException {
-            target.write(bytes, offset, length);
-            copy(bytes, offset, length);
+            if (!hold(bytes, offset, length, target)) {
+                target.write(bytes, offset, length);
+            }
         }
 
         @Override
         public void flush() throws IOException {
-            target.flush();
+            if (!holding()) {
+                target.flush();
+            }
         }
 
         @Override
         public void close() throws IOException {
-            target.close();
+            if (holding()) {
+                closeOnRelease = true;
+            } else {
+                target.close();
+            }
         }
 
         @Override

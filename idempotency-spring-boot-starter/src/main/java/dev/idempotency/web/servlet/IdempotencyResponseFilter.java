@@ -44,14 +44,14 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
             chain.doFilter(request, passed);
         } catch (IOException | ServletException | RuntimeException | Error ex) {
             exchange.failed(ex);
-            exchange.settle();
+            exchange.settle(false);
             throw ex;
         }
         if (request.isAsyncStarted()) {
             // Settled by the dispatch that writes the result; the listener covers an async cycle that never dispatches.
             request.getAsyncContext().addListener(exchange);
         } else {
-            exchange.settle();
+            exchange.settle(true);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.token.TokenExecutor;
+import dev.idempotency.web.IdempotencyProblemHandler;
 import jakarta.servlet.DispatcherType;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

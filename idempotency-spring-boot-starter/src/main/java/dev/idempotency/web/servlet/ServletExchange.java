@@ -1,21 +1,17 @@
 package dev.idempotency.web.servlet;
 
-import dev.idempotency.Strategy;
 import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
-import dev.idempotency.observation.InvocationObserver;
-import dev.idempotency.observation.Outcome;
-import dev.idempotency.spi.Permit;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletRequest;
-import java.util.concurrent.CompletableFuture;
+import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One HTTP exchange through the response filter. When an idempotent handler runs, its permit is held here and settled
@@ -26,12 +22,10 @@ final class ServletExchange implements AsyncListener {
 
     static final String ATTRIBUTE = ServletExchange.class.getName();
 
-    private static final Logger log = LoggerFactory.getLogger(ServletExchange.class);
-
     private final CapturingResponse response;
     private final ReplayedHeaders replayedHeaders;
     private final AtomicBoolean settled = new AtomicBoolean();
-    private volatile @Nullable Held held;
+    private volatile @Nullable HeldCall held;
     private volatile @Nullable Throwable failure;
 
     ServletExchange(CapturingResponse response, ReplayedHeaders replayedHeaders) {
@@ -48,11 +42,11 @@ final class ServletExchange implements AsyncListener {
     }
 
     /** The handler admitted to run: keep its permit until the response is complete. */
-    void hold(Permit permit, Strategy strategy, String name, InvocationObserver.Scope observation, long maxBytes) {
-        if (strategy == Strategy.REQUEST_ID) {
+    void hold(HeldCall call, long maxBytes) {
+        if (call.capturesResponse()) {
             response.arm(maxBytes);
         }
-        held = new Held(permit, strategy, name, observation);
+        held = call;
     }
 
     /** The handler (or async processing) failed; the first failure counts. */
@@ -62,42 +56,54 @@ final class ServletExchange implements AsyncListener {
         }
     }
 
-    /** Settles the held permit, once: store or release the claim, keep or restore the token, release the lock. */
-    void settle() {
-        Held current = held;
+    /**
+     * Settles the held call, once, by the response as sent.
+     *
+     * @param answered whether a response was written; {@code false} when an exception left the filter chain
+     */
+    void settle(boolean answered) throws IOException {
+        HeldCall current = held;
         if (current == null || !settled.compareAndSet(false, true)) {
             return;
         }
         Throwable cause = failure;
-        CompletableFuture<Void> settling = cause != null
-                ? current.permit.fail()
-                : current.strategy == Strategy.REQUEST_ID ? completeOrRelease(current) : current.permit.succeed(null);
-        Futures.join(settling);
-        current.observation.end(Outcome.EXECUTED, cause);
+        try {
+            Futures.join(current.settle(cause, answered ? new Sent() : null));
+        } finally {
+            current.end(cause);
+            response.release(); // stored (or released) first: only now does the client get the response
+        }
     }
 
-    private CompletableFuture<Void> completeOrRelease(Held current) {
-        int status = response.getStatus();
-        if (status >= 500) {
-            return current.permit.fail();
+    /** The response as written through the capturing wrapper. */
+    private final class Sent implements HeldCall.SentResponse {
+
+        @Override
+        public int status() {
+            return response.getStatus();
         }
-        byte[] body = response.copied();
-        if (body == null) {
-            log.warn(
-                    "Response of {} not stored ({}); a retry runs the handler again",
-                    current.name,
-                    response.overflowed()
-                            ? "larger than idempotency.request-id.max-response-size"
-                            : "ended by sendError");
-            return current.permit.fail();
+
+        @Override
+        public List<StoredResponse.Header> headers() {
+            return replayedHeaders.capture(response::getHeaders);
         }
-        StoredResponse stored = new StoredResponse(status, replayedHeaders.capture(response::getHeaders), body);
-        return current.permit.succeed(stored.encode());
+
+        @Override
+        public byte @Nullable [] body() {
+            return response.copied();
+        }
+
+        @Override
+        public String whyNotCaptured() {
+            return response.overflowed()
+                    ? "larger than idempotency.request-id.max-response-size"
+                    : "ended by sendError";
+        }
     }
 
     @Override
-    public void onComplete(AsyncEvent event) {
-        settle();
+    public void onComplete(AsyncEvent event) throws IOException {
+        settle(true);
     }
 
     @Override
@@ -115,6 +121,4 @@ final class ServletExchange implements AsyncListener {
     public void onStartAsync(AsyncEvent event) {
         event.getAsyncContext().addListener(this); // a new async cycle drops the listeners of the last one
     }
-
-    private record Held(Permit permit, Strategy strategy, String name, InvocationObserver.Scope observation) {}
 }

@@ -1,6 +1,8 @@
 package dev.idempotency.web.servlet;
 
 import dev.idempotency.internal.aop.Unprotected;
+import dev.idempotency.internal.http.HandlerMetadata;
+import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
 import dev.idempotency.internal.lease.ContextHolder;
@@ -65,12 +67,14 @@ final class ServletExchangeFlow {
         } catch (Throwable failure) {
             return Unprotected.runOrRethrow(call, observation, failure, false);
         }
-        exchange.hold(permit, spec.strategy(), spec.name(), observation, maxResponseSize);
+        exchange.hold(new HeldCall(permit, spec, observation), maxResponseSize);
         try {
             return ContextHolder.callWith(permit.context(), call::proceed);
         } catch (Throwable failure) {
             exchange.failed(failure);
             throw failure;
+        } finally {
+            observation.detach(); // the call is settled when the response is complete, maybe on another thread
         }
     }
 

@@ -3,6 +3,7 @@ package dev.idempotency.web.servlet;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.token.IssuedToken;
 import dev.idempotency.token.TokenExecutor;
+import dev.idempotency.web.TokenResponse;
 import java.time.Duration;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ResponseBody;
@@ -11,9 +12,10 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 /**
  * Issues one-time tokens: {@code POST ${idempotency.token.endpoint.path}} answers {@code 201} with the token, the header
  * to send it in and its lifetime. Tokens are bound to the caller's scope (the user with {@code scope: principal}).
- * Mapped by {@link TokenEndpointRegistrar} only when the application uses tokens.
+ * Mapped by {@link TokenEndpointRegistrar} only when the application uses tokens. Public so that the API documentation can
+ * recognise the handler; only this package creates one.
  */
-final class TokenEndpoint {
+public final class TokenEndpoint {
 
     private final TokenExecutor tokens;
     private final Protection protection;
@@ -33,13 +35,4 @@ final class TokenEndpoint {
         IssuedToken issued = tokens.issue(protection.currentScope(), ttl);
         return new TokenResponse(issued.token(), header, issued.expiresIn().toSeconds());
     }
-
-    /**
-     * The body of a token response.
-     *
-     * @param token the one-time token
-     * @param header the header to send it in
-     * @param expiresInSeconds its lifetime
-     */
-    public record TokenResponse(String token, String header, long expiresInSeconds) {}
 }

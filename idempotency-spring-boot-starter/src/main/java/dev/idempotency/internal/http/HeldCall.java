@@ -1,0 +1,83 @@
+package dev.idempotency.internal.http;
+
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.operation.OperationSpec;
+import dev.idempotency.observation.InvocationObserver;
+import dev.idempotency.observation.Outcome;
+import dev.idempotency.spi.Permit;
+import dev.idempotency.web.ReleaseOutcome;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An admitted HTTP call, held until its response is complete and then settled by that response: Spring MVC and
+ * WebFlux decide alike what is stored, what is released and why.
+ */
+public final class HeldCall {
+
+    private static final Logger log = LoggerFactory.getLogger(HeldCall.class);
+
+    private final Permit permit;
+    private final OperationSpec spec;
+    private final InvocationObserver.Scope observation;
+
+    public HeldCall(Permit permit, OperationSpec spec, InvocationObserver.Scope observation) {
+        this.permit = permit;
+        this.spec = spec;
+        this.observation = observation;
+    }
+
+    /** Whether the response is to be captured for storage. */
+    public boolean capturesResponse() {
+        return spec.strategy() == Strategy.REQUEST_ID;
+    }
+
+    /**
+     * Stores or releases the claim, keeps or restores the token, releases the lock. Never completes exceptionally.
+     *
+     * @param failure what the handler threw, or {@code null}
+     * @param response the response as sent; with a failure that no exception handler answered, {@code null}
+     */
+    public CompletableFuture<Void> settle(@Nullable Throwable failure, @Nullable SentResponse response) {
+        if (spec.strategy() != Strategy.REQUEST_ID) {
+            return failure != null ? permit.fail() : permit.succeed(null);
+        }
+        int status = response == null ? 500 : response.status();
+        ReleaseOutcome outcome = ReleaseOutcome.of(failure != null, status);
+        if (response == null || (outcome != null && spec.releaseOn().contains(outcome))) {
+            return permit.fail();
+        }
+        byte[] body = response.body();
+        if (body == null) {
+            log.warn(
+                    "Response of {} not stored ({}); a retry runs the handler again",
+                    spec.name(),
+                    response.whyNotCaptured());
+            return permit.fail();
+        }
+        return permit.succeed(new StoredResponse(status, response.headers(), body).encode());
+    }
+
+    /** Ends the observation; call on the thread that ends the call. */
+    public void end(@Nullable Throwable failure) {
+        observation.end(Outcome.EXECUTED, failure);
+    }
+
+    /** A response as it was sent, as far as a store needs it. */
+    public interface SentResponse {
+
+        int status();
+
+        /** The headers a replay repeats. */
+        List<StoredResponse.Header> headers();
+
+        /** The body bytes as sent, or {@code null} when they were not captured. */
+        byte @Nullable [] body();
+
+        /** Why the body was not captured, for the log. */
+        String whyNotCaptured();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.idempotency.internal.http;
+
+import dev.idempotency.internal.operation.OperationSpec;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.springframework.web.bind.annotation.RequestMethod;
+
+/**
+ * The operation an HTTP call's keys are scoped by: its method and route pattern ({@code POST /orders/{id}}), the same
+ * text on Spring MVC and WebFlux. When two handler methods share a route (told apart by headers, parameters or media
+ * types), the handler method is added, so they never share records.
+ */
+public final class Routes {
+
+    private final Supplier<Stream<Mapping>> mappings;
+    private volatile @Nullable Set<String> sharedRoutes;
+
+    /** @param mappings the application's request mappings, read once on first use (after startup) */
+    public Routes(Supplier<Stream<Mapping>> mappings) {
+        this.mappings = mappings;
+    }
+
+    /** The operation of a call of {@code spec} that matched {@code pattern}. */
+    public String operation(String method, String pattern, OperationSpec spec) {
+        String route = method + " " + pattern;
+        return sharedRoutes().contains(route) ? route + " " + spec.id() : route;
+    }
+
+    private Set<String> sharedRoutes() {
+        Set<String> known = sharedRoutes;
+        if (known == null) {
+            known = findSharedRoutes();
+            sharedRoutes = known;
+        }
+        return known;
+    }
+
+    /** Routes served by more than one handler method; a mapping without methods serves every method. */
+    private Set<String> findSharedRoutes() {
+        Map<String, Set<Object>> handlers = new HashMap<>();
+        mappings.get().forEach(mapping -> {
+            for (String pattern : mapping.patterns()) {
+                for (String method : mapping.methods()) {
+                    handlers.computeIfAbsent(method + " " + pattern, route -> new HashSet<>())
+                            .add(mapping.handler());
+                }
+            }
+        });
+        Set<String> shared = new HashSet<>();
+        handlers.forEach((route, methods) -> {
+            if (methods.size() > 1) {
+                shared.add(route);
+            }
+        });
+        return Set.copyOf(shared);
+    }
+
+    /**
+     * One request mapping.
+     *
+     * @param methods the HTTP methods it serves (every method when its mapping names none)
+     * @param patterns its route patterns
+     * @param handler the handler method
+     */
+    public record Mapping(Set<String> methods, Set<String> patterns, Object handler) {
+
+        /** A mapping as Spring's request mapping infos name its methods: none stands for every method. */
+        public static Mapping of(Set<RequestMethod> methods, Set<String> patterns, Object handler) {
+            return new Mapping(
+                    (methods.isEmpty() ? Arrays.stream(RequestMethod.values()) : methods.stream())
+                            .map(RequestMethod::name)
+                            .collect(Collectors.toSet()),
+                    patterns,
+                    handler);
+        }
+    }
+}

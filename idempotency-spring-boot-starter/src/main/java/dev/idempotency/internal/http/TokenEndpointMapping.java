@@ -1,0 +1,43 @@
+package dev.idempotency.internal.http;
+
+import dev.idempotency.internal.operation.OperationRegistry;
+import java.lang.reflect.Method;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Maps the token endpoint once every operation is known: when the application has a {@code TOKEN} operation, or when
+ * {@code idempotency.token.endpoint.enabled=true} asks for it. An application without tokens then exposes no endpoint
+ * that writes to Redis. Each web stack says how a handler method is mapped.
+ */
+public abstract class TokenEndpointMapping implements SmartInitializingSingleton {
+
+    private final OperationRegistry operations;
+    private final String path;
+    private final @Nullable Boolean enabled;
+
+    protected TokenEndpointMapping(OperationRegistry operations, String path, @Nullable Boolean enabled) {
+        this.operations = operations;
+        this.path = path;
+        this.enabled = enabled;
+    }
+
+    @Override
+    public final void afterSingletonsInstantiated() {
+        if (enabled != null ? enabled : operations.usesTokens()) {
+            map(path);
+        }
+    }
+
+    /** Maps {@code POST path}, producing JSON, to the stack's endpoint. */
+    protected abstract void map(String path);
+
+    /** The public method {@code name} of {@code type}, which must exist. */
+    protected static Method handler(Class<?> type, String name) {
+        try {
+            return type.getMethod(name);
+        } catch (NoSuchMethodException ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.idempotency.internal.reactive;
+
+import dev.idempotency.IdempotencyContext;
+import dev.idempotency.internal.aop.Unprotected;
+import dev.idempotency.internal.lease.ContextHolder;
+import dev.idempotency.internal.operation.ProtectedInvocation;
+import dev.idempotency.internal.operation.Protection;
+import dev.idempotency.observation.InvocationObserver;
+import dev.idempotency.observation.Outcome;
+import dev.idempotency.scope.ReactiveScopeResolver;
+import dev.idempotency.spi.Permit;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.spi.StrategyRunner;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+
+/** What every reactive call does alike: observe, admit without blocking, and run the method's publisher. */
+public final class ReactiveCalls {
+
+    /** Where Micrometer keeps the current Observation in a Reactor context. */
+    private static final String OBSERVATION_KEY = "micrometer.observation";
+
+    private ReactiveCalls() {}
+
+    /** The scope of the current call, from the subscriber's context; see {@link Protection#scopeOf}. */
+    public static Mono<String> scope(Protection protection, ReactiveScopeResolver scopes) {
+        return scopes.currentScope()
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .map(resolved -> protection.scopeOf(resolved.orElse(null)));
+    }
+
+    /** Starts observing a reactive call, as a child of the caller's observation when its context has one. */
+    public static InvocationObserver.Scope observe(ProtectedInvocation call, ContextView context) {
+        return call.protection()
+                .observer()
+                .startDetached(call.spec().name(), call.spec().strategy(), context.getOrDefault(OBSERVATION_KEY, null));
+    }
+
+    /**
+     * Admits the call when subscribed. Emits the admission, or empty {@link Optional} when Redis failed and the
+     * method may run unprotected ({@code on-store-failure: proceed}); a rejection ends the observation and errors.
+     */
+    public static <T> Mono<Optional<StrategyRunner.Admitted<T>>> admit(
+            ProtectedInvocation call,
+            InvocationObserver.Scope observation,
+            Mono<ProtectedCall> protectedCall,
+            Function<byte[], T> decode) {
+        return protectedCall
+                .flatMap(admitted -> Mono.fromFuture(
+                        () -> StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode)))
+                .map(Optional::of)
+                .onErrorResume(failure -> {
+                    if (Unprotected.mayRunUnprotected(call, failure)) {
+                        observation.end(Outcome.UNPROTECTED, null);
+                        return Mono.just(Optional.empty());
+                    }
+                    observation.end(Outcome.ofRejection(failure), failure);
+                    return Mono.error(failure);
+                });
+    }
+
+    /**
+     * The method's publisher, subscribed when this one is; a method that throws gives an error signal, and a plain
+     * value is emitted as it is. The publisher sees the {@link IdempotencyContext} in its Reactor context.
+     */
+    public static Flux<Object> proceed(ProtectedInvocation call, @Nullable Permit permit) {
+        Flux<Object> work = Flux.defer(() -> {
+            Object returned;
+            try {
+                returned = permit == null ? call.proceed() : ContextHolder.callWith(permit.context(), call::proceed);
+            } catch (Throwable failure) {
+                return Flux.error(failure);
+            }
+            if (returned == null) {
+                return Flux.empty();
+            }
+            return returned instanceof Publisher<?> publisher ? Flux.from(publisher) : Flux.just(returned);
+        });
+        // The work's own operators read it with Mono.deferContextual(c -> ... c.get(IdempotencyContext.class) ...).
+        return permit == null
+                ? work
+                : work.contextWrite(context -> context.put(IdempotencyContext.class, permit.context()));
+    }
+}

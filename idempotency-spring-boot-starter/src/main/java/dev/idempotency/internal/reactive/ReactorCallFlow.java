@@ -1,0 +1,140 @@
+package dev.idempotency.internal.reactive;
+
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.operation.InvocationFlow;
+import dev.idempotency.internal.operation.OperationSpec;
+import dev.idempotency.internal.operation.ProtectedInvocation;
+import dev.idempotency.internal.operation.ReturnTypeFlow;
+import dev.idempotency.observation.InvocationObserver;
+import dev.idempotency.observation.Outcome;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.scope.ReactiveScopeResolver;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.spi.StrategyRunner;
+import java.lang.reflect.Method;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import org.springframework.core.ResolvableType;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+
+/**
+ * Methods returning {@code Mono} or {@code Flux}: the claim, token or lock spans the whole subscription, and nothing
+ * blocks. Admission happens when the returned publisher is subscribed, so the method itself runs only once admitted.
+ * A layer's {@link ReactiveBinding} (WebFlux) takes the calls that are its own; the others are bean calls: the key
+ * comes from SpEL, the value is stored ({@code Flux}: the list of its elements, which stream through as they come)
+ * and a duplicate gets it back decoded. An error or a cancellation releases the claim and restores the token.
+ */
+public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
+
+    private final ReactiveScopeResolver scopes;
+    private final List<ReactiveBinding> bindings;
+
+    public ReactorCallFlow(ReactiveScopeResolver scopes, List<ReactiveBinding> bindings) {
+        this.scopes = scopes;
+        this.bindings = List.copyOf(bindings);
+    }
+
+    @Override
+    public boolean supports(Class<?> returnType) {
+        return Mono.class.isAssignableFrom(returnType) || Flux.class.isAssignableFrom(returnType);
+    }
+
+    @Override
+    public InvocationFlow flow() {
+        return this;
+    }
+
+    @Override
+    public Type valueType(Method method) {
+        ResolvableType returned = ResolvableType.forMethodReturnType(method);
+        if (Flux.class.isAssignableFrom(returned.toClass())) {
+            return ResolvableType.forClassWithGenerics(
+                            List.class, returned.as(Flux.class).getGeneric(0))
+                    .getType();
+        }
+        return returned.as(Mono.class).getGeneric(0).getType();
+    }
+
+    @Override
+    public Object run(ProtectedInvocation call) {
+        if (Flux.class.isAssignableFrom(call.spec().method().getReturnType())) {
+            return Flux.deferContextual(context -> route(call, context, true));
+        }
+        return Mono.deferContextual(
+                context -> Flux.from(route(call, context, false)).singleOrEmpty());
+    }
+
+    private Publisher<?> route(ProtectedInvocation call, ContextView context, boolean many) {
+        for (ReactiveBinding binding : bindings) {
+            Publisher<?> bound = binding.bind(call, context, many);
+            if (bound != null) {
+                return bound;
+            }
+        }
+        return beanCall(call, context, many);
+    }
+
+    private Flux<Object> beanCall(ProtectedInvocation call, ContextView context, boolean many) {
+        OperationSpec spec = call.spec();
+        InvocationObserver.Scope observation = ReactiveCalls.observe(call, context);
+        ResultCodec<@Nullable Object> codec = spec.beanCall().codec();
+        Mono<ProtectedCall> protectedCall = ReactiveCalls.scope(call.protection(), scopes)
+                .map(scope -> call.call(
+                        scope,
+                        header -> null,
+                        spec.id(),
+                        () -> spec.beanCall()
+                                .arguments()
+                                .digest(call.invocation().getArguments())));
+        return ReactiveCalls.admit(call, observation, protectedCall, codec::decode)
+                .flatMapMany(admitted -> {
+                    if (admitted.isEmpty()) {
+                        return ReactiveCalls.proceed(call, null);
+                    }
+                    if (admitted.get().isReplay()) {
+                        observation.end(Outcome.REPLAYED, null);
+                        return replay(admitted.get().replayed(), many);
+                    }
+                    return held(call, new OncePermit(admitted.get().permit()), observation, many);
+                });
+    }
+
+    private static Flux<Object> replay(@Nullable Object stored, boolean many) {
+        if (stored == null) {
+            return Flux.empty();
+        }
+        return many ? Flux.fromIterable((List<?>) stored) : Flux.just(stored);
+    }
+
+    /** Runs the method holding the permit; a success settles before the completion signal goes on. */
+    private static Flux<Object> held(
+            ProtectedInvocation call, OncePermit permit, InvocationObserver.Scope observation, boolean many) {
+        ResultCodec<@Nullable Object> codec = call.spec().beanCall().codec();
+        boolean stores = call.spec().strategy() == Strategy.REQUEST_ID;
+        List<Object> values = new ArrayList<>();
+        AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
+        Mono<Object> settle = Mono.defer(() -> {
+            @Nullable Object value = many ? values : (values.isEmpty() ? null : values.get(0));
+            return permit.succeed(stores ? StrategyRunner.encodeQuietly(codec, value) : null);
+        });
+        return ReactiveCalls.proceed(call, permit.permit())
+                .doOnNext(value -> {
+                    if (stores) {
+                        values.add(value);
+                    }
+                })
+                .concatWith(settle)
+                .onErrorResume(error -> {
+                    failure.set(error);
+                    return permit.fail().then(Mono.error(error));
+                })
+                .doOnCancel(permit::cancel)
+                .doFinally(signal -> observation.end(Outcome.EXECUTED, failure.get()));
+    }
+}

@@ -1,0 +1,54 @@
+package dev.idempotency.openapi;
+
+import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
+import dev.idempotency.autoconfigure.IdempotencyProperties;
+import dev.idempotency.internal.operation.OperationRegistry;
+import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
+import org.springdoc.core.customizers.GlobalOperationCustomizer;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * springdoc-openapi documentation of {@code @Idempotent} Spring MVC operations and of the token endpoint, when
+ * springdoc is on the classpath. Each customizer backs off when the application defines its own.
+ */
+@AutoConfiguration(after = {IdempotencyAutoConfiguration.class, IdempotencyWebMvcAutoConfiguration.class})
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({GlobalOperationCustomizer.class, RequestMappingHandlerMapping.class})
+@ConditionalOnBean(IdempotencyAutoConfiguration.class)
+public final class IdempotencyOpenApiAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotentOperationCustomizer idempotentOperationCustomizer(
+            OperationRegistry registry, IdempotencyProperties properties) {
+        return new IdempotentOperationCustomizer(
+                registry, properties.getToken().getEndpoint().getPath(), rejectsAnonymous(properties));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ProblemSchemaCustomizer idempotencyProblemSchemaCustomizer() {
+        return new ProblemSchemaCustomizer();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TokenEndpointCustomizer idempotencyTokenEndpointCustomizer(
+            ObjectProvider<RequestMappingHandlerMapping> mappings, IdempotencyProperties properties) {
+        IdempotencyProperties.Token token = properties.getToken();
+        return new TokenEndpointCustomizer(mappings, token.getHeader(), token.getTtl(), rejectsAnonymous(properties));
+    }
+
+    /** Anonymous callers get 400 only when keys are per user and {@code idempotency.anonymous} is reject. */
+    private static boolean rejectsAnonymous(IdempotencyProperties properties) {
+        return properties.getScope() == IdempotencyProperties.KeyScope.PRINCIPAL
+                && properties.getAnonymous() == IdempotencyProperties.AnonymousMode.REJECT;
+    }
+}

@@ -1,0 +1,56 @@
+package dev.idempotency.scope;
+
+import java.security.Principal;
+import org.jspecify.annotations.Nullable;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
+import org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken;
+import org.springframework.util.ClassUtils;
+
+/**
+ * {@code idempotency.scope: tenant}: keys are per tenant, named by a claim of the caller's token (a resource server's
+ * JWT or introspected token) or an attribute of an OAuth2 principal, {@code idempotency.tenant.claim}. A caller
+ * without one is anonymous and follows {@code idempotency.anonymous}. Needs Spring Security.
+ */
+public final class TenantScope implements ScopeResolver {
+
+    private static final boolean OAUTH2 = ClassUtils.isPresent(
+            "org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal",
+            TenantScope.class.getClassLoader());
+
+    private static final boolean RESOURCE_SERVER = ClassUtils.isPresent(
+            "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken",
+            TenantScope.class.getClassLoader());
+
+    private final String claim;
+
+    public TenantScope(String claim) {
+        this.claim = claim;
+    }
+
+    @Override
+    public @Nullable String currentScope() {
+        return of(SecurityContextHolder.getContext().getAuthentication());
+    }
+
+    /** The scope of {@code caller}, e.g. {@code tenant:acme}; {@code null} without a tenant. */
+    public @Nullable String of(@Nullable Principal caller) {
+        if (!(caller instanceof Authentication authentication)
+                || SecurityPrincipalResolver.authenticated(authentication) == null) {
+            return null;
+        }
+        Object tenant = tenantOf(authentication);
+        return tenant == null || tenant.toString().isBlank() ? null : "tenant:" + tenant;
+    }
+
+    private @Nullable Object tenantOf(Authentication authentication) {
+        if (RESOURCE_SERVER && authentication instanceof AbstractOAuth2TokenAuthenticationToken<?> token) {
+            return token.getTokenAttributes().get(claim);
+        }
+        if (OAUTH2 && authentication.getPrincipal() instanceof OAuth2AuthenticatedPrincipal principal) {
+            return principal.getAttribute(claim);
+        }
+        return null;
+    }
+}

@@ -1,0 +1,191 @@
+package dev.idempotency.web.reactive;
+
+import dev.idempotency.internal.http.HeldCall;
+import dev.idempotency.internal.http.ReplayedHeaders;
+import dev.idempotency.internal.http.StoredResponse;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import reactor.util.context.ContextView;
+
+/**
+ * One exchange through the {@link IdempotencyWebFilter}: an idempotent handler leaves its held call here (or the
+ * stored response a duplicate gets), and the response settles it once, before the response is committed, so that a
+ * client retrying the moment it has the response finds the record stored.
+ */
+final class ExchangeState {
+
+    /** Key of the state in the Reactor context of the exchange. */
+    static final String KEY = ExchangeState.class.getName();
+
+    private final ReplayedHeaders replayedHeaders;
+    private final long maxBytes;
+    private final AtomicBoolean settled = new AtomicBoolean();
+    private final AtomicBoolean replayed = new AtomicBoolean();
+    private volatile @Nullable HeldCall held;
+    private volatile @Nullable StoredResponse replay;
+    private volatile @Nullable Throwable failure;
+    private final ContextView context;
+    private @Nullable ServerWebExchange exchange;
+
+    /**
+     * @param context the Reactor context the exchange runs in (Spring Security's context among others), for handlers
+     *     that run outside of it
+     */
+    ExchangeState(ReplayedHeaders replayedHeaders, long maxBytes, ContextView context) {
+        this.replayedHeaders = replayedHeaders;
+        this.maxBytes = maxBytes;
+        this.context = context;
+    }
+
+    /** The exchange as the handler sees it, with the recording response; set once, before the handler runs. */
+    void attach(ServerWebExchange recorded) {
+        this.exchange = recorded;
+    }
+
+    ServerWebExchange exchange() {
+        ServerWebExchange current = exchange;
+        if (current == null) {
+            throw new IllegalStateException("no exchange attached");
+        }
+        return current;
+    }
+
+    ContextView context() {
+        return context;
+    }
+
+    static @Nullable ExchangeState of(ContextView context) {
+        return context.getOrDefault(KEY, null);
+    }
+
+    long maxBytes() {
+        return maxBytes;
+    }
+
+    void hold(HeldCall call) {
+        held = call;
+    }
+
+    /** A duplicate: {@code stored} is written instead of whatever the handler's result would have been. */
+    void replayWith(StoredResponse stored) {
+        replay = stored;
+    }
+
+    /** The handler failed; the first failure counts. */
+    void failed(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
+    }
+
+    /** The held call whose response is still to be settled, or {@code null}. */
+    @Nullable
+    HeldCall pending() {
+        return settled.get() ? null : held;
+    }
+
+    /** The staged replay, once: the first writer takes it. */
+    @Nullable
+    StoredResponse takeReplay() {
+        StoredResponse stored = replay;
+        return stored != null && replayed.compareAndSet(false, true) ? stored : null;
+    }
+
+    /**
+     * Settles the held call by the response about to be committed.
+     *
+     * @param body the body as it will be sent, or {@code null} when it was not captured (see {@code whyNot})
+     */
+    Mono<Void> settle(ServerHttpResponse response, byte @Nullable [] body, String whyNot) {
+        HeldCall call = held;
+        if (call == null || !settled.compareAndSet(false, true)) {
+            return Mono.empty();
+        }
+        Throwable cause = failure;
+        return Mono.fromFuture(() -> call.settle(cause, new Sent(response, body, whyNot)), true)
+                .doFinally(signal -> call.end(cause));
+    }
+
+    /** The exchange ended with an error no handler answered, or was cancelled: release, restore, unlock. */
+    void abandon(@Nullable Throwable cause) {
+        HeldCall call = held;
+        if (call != null && settled.compareAndSet(false, true)) {
+            Throwable reason = cause != null ? cause : new CancellationException("The exchange was cancelled");
+            failed(reason);
+            call.settle(reason, null).whenComplete((done, ignored) -> call.end(reason));
+        }
+    }
+
+    /** Writes the stored response's status and headers onto {@code response}; returns its body. */
+    static byte[] applyReplay(ServerHttpResponse response, StoredResponse stored) {
+        response.setStatusCode(HttpStatusCode.valueOf(stored.status()));
+        HttpHeaders headers = response.getHeaders();
+        headers.remove(HttpHeaders.CONTENT_TYPE); // set by the result handler for the body that is not sent
+        stored.headers().forEach(header -> headers.remove(header.name()));
+        stored.headers().forEach(header -> headers.add(header.name(), header.value()));
+        headers.set(ReplayedHeaders.REPLAYED, "true");
+        headers.setContentLength(stored.body().length);
+        return stored.body();
+    }
+
+    /** Copies the readable bytes of {@code buffers} without consuming them. */
+    static byte[] copy(List<DataBuffer> buffers) {
+        byte[] bytes = new byte
+                [buffers.stream().mapToInt(DataBuffer::readableByteCount).sum()];
+        int offset = 0;
+        for (DataBuffer buffer : buffers) {
+            try (DataBuffer.ByteBufferIterator readable = buffer.readableByteBuffers()) {
+                while (readable.hasNext()) {
+                    java.nio.ByteBuffer part = readable.next();
+                    int length = part.remaining();
+                    part.get(bytes, offset, length);
+                    offset += length;
+                }
+            }
+        }
+        return bytes;
+    }
+
+    /** The response as it will be sent. */
+    private final class Sent implements HeldCall.SentResponse {
+
+        private final ServerHttpResponse response;
+        private final byte @Nullable [] body;
+        private final String whyNot;
+
+        Sent(ServerHttpResponse response, byte @Nullable [] body, String whyNot) {
+            this.response = response;
+            this.body = body;
+            this.whyNot = whyNot;
+        }
+
+        @Override
+        public int status() {
+            HttpStatusCode status = response.getStatusCode();
+            return status != null ? status.value() : 200;
+        }
+
+        @Override
+        public List<StoredResponse.Header> headers() {
+            return replayedHeaders.capture(response.getHeaders()::getOrEmpty);
+        }
+
+        @Override
+        public byte @Nullable [] body() {
+            return body;
+        }
+
+        @Override
+        public String whyNotCaptured() {
+            return whyNot;
+        }
+    }
+}

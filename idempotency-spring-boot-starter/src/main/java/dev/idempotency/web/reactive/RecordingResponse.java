@@ -1,0 +1,92 @@
+package dev.idempotency.web.reactive;
+
+import dev.idempotency.internal.http.HeldCall;
+import dev.idempotency.internal.http.StoredResponse;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The response an idempotent handler writes through. The decision is taken at the body's first signal, when the
+ * handler has been admitted (a handler's {@code Mono} runs as the body is subscribed): a duplicate's body is swapped
+ * for the stored one; a {@code REQUEST_ID} body is buffered up to {@code max-response-size}, stored, and only then
+ * sent; a {@code TOKEN} or {@code LOCK} body streams and settles when it ends. Other responses pass untouched.
+ * Status and headers can still change until the first buffer goes out, which is when WebFlux commits them.
+ */
+final class RecordingResponse extends ServerHttpResponseDecorator {
+
+    private final ExchangeState state;
+
+    RecordingResponse(ServerHttpResponse delegate, ExchangeState state) {
+        super(delegate);
+        this.state = state;
+    }
+
+    @Override
+    public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+        return super.writeWith(Flux.<DataBuffer>from(body).switchOnFirst((first, flux) -> record(flux)));
+    }
+
+    @Override
+    public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+        // A stream (REQUEST_ID refuses streaming handlers at startup): settled when it ends.
+        return super.writeAndFlushWith(body).then(Mono.defer(() -> state.settle(getDelegate(), null, "streamed")));
+    }
+
+    @Override
+    public Mono<Void> setComplete() {
+        StoredResponse replay = state.takeReplay();
+        if (replay != null) {
+            return super.writeWith(Mono.just(bufferFactory().wrap(ExchangeState.applyReplay(getDelegate(), replay))));
+        }
+        return state.settle(getDelegate(), new byte[0], "").then(super.setComplete());
+    }
+
+    private Flux<DataBuffer> record(Flux<DataBuffer> body) {
+        StoredResponse replay = state.takeReplay();
+        if (replay != null) {
+            return body.doOnNext(DataBufferUtils::release)
+                    .thenMany(Mono.fromSupplier(
+                            () -> bufferFactory().wrap(ExchangeState.applyReplay(getDelegate(), replay))));
+        }
+        HeldCall call = state.pending();
+        if (call == null) {
+            return body;
+        }
+        if (!call.capturesResponse()) {
+            return body.doOnError(state::failed).concatWith(settle(null, ""));
+        }
+        return capture(body);
+    }
+
+    /** Buffers the body until it ends or outgrows the limit; a whole body is stored before any of it is sent. */
+    private Flux<DataBuffer> capture(Flux<DataBuffer> body) {
+        long maxBytes = state.maxBytes();
+        AtomicLong size = new AtomicLong();
+        AtomicBoolean overflowed = new AtomicBoolean();
+        return body.doOnError(state::failed)
+                .bufferUntil(buffer -> size.addAndGet(buffer.readableByteCount()) > maxBytes)
+                .concatMap(chunk -> {
+                    if (!overflowed.get() && size.get() <= maxBytes) { // a chunk ends early only past the limit
+                        return settle(ExchangeState.copy(chunk), "").concatWith(Flux.fromIterable(chunk));
+                    }
+                    overflowed.set(true);
+                    return Flux.fromIterable(chunk);
+                })
+                .concatWith(Flux.defer(() -> overflowed.get()
+                        ? settle(null, "larger than idempotency.request-id.max-response-size")
+                        : Flux.empty()))
+                .switchIfEmpty(settle(new byte[0], ""));
+    }
+
+    private Flux<DataBuffer> settle(byte @Nullable [] body, String whyNot) {
+        return Mono.defer(() -> state.settle(getDelegate(), body, whyNot)).thenMany(Flux.empty());
+    }
+}

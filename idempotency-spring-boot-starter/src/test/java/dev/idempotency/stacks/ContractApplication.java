@@ -1,0 +1,93 @@
+package dev.idempotency.stacks;
+
+import dev.idempotency.it.ReleaseController;
+import dev.idempotency.it.ReportService;
+import dev.idempotency.it.ShopController;
+import dev.idempotency.reactive.ReactiveLedger;
+import dev.idempotency.reactive.ReactiveOrdersController;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.security.config.Customizer;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.core.userdetails.MapReactiveUserDetailsService;
+import org.springframework.security.core.userdetails.User;
+import org.springframework.security.core.userdetails.UserDetails;
+import org.springframework.security.provisioning.InMemoryUserDetailsManager;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.server.SecurityWebFilterChain;
+
+/**
+ * The shop's controllers as they are, with Spring Security (HTTP basic, users alice and bob), on whichever web stack
+ * the application runs: a user moving them from Spring MVC to WebFlux changes nothing else.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import({
+    ShopController.class,
+    ReportService.class,
+    ReleaseController.class,
+    ContractApplication.Servlet.class,
+    ContractApplication.Reactive.class
+})
+public class ContractApplication {
+
+    static final UserDetails ALICE =
+            User.withUsername("alice").password("{noop}secret").roles("USER").build();
+    static final UserDetails BOB =
+            User.withUsername("bob").password("{noop}secret").roles("USER").build();
+
+    /** Spring Security on Spring MVC: HTTP basic, users alice and bob; every request permitted. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    public static class Servlet {
+
+        @Bean
+        SecurityFilterChain security(HttpSecurity http) throws Exception {
+            return http.authorizeHttpRequests(requests -> requests.anyRequest().permitAll())
+                    .httpBasic(Customizer.withDefaults())
+                    .csrf(csrf -> csrf.disable())
+                    .build();
+        }
+
+        @Bean
+        InMemoryUserDetailsManager users() {
+            return new InMemoryUserDetailsManager(ALICE, BOB);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @Import({ReactiveOrdersController.class, ReactiveLedger.class})
+    static class Reactive {
+
+        @Bean
+        SecurityWebFilterChain security(ServerHttpSecurity http) {
+            return http.authorizeExchange(exchanges -> exchanges.anyExchange().permitAll())
+                    .httpBasic(Customizer.withDefaults())
+                    .csrf(ServerHttpSecurity.CsrfSpec::disable)
+                    .build();
+        }
+
+        @Bean
+        MapReactiveUserDetailsService users() {
+            return new MapReactiveUserDetailsService(ALICE, BOB);
+        }
+
+        /**
+         * Event loops of its own: with Reactor Netty's global ones, any other context of this JVM that closes (tests
+         * start and close many) would stop this server.
+         */
+        @Bean
+        ReactorResourceFactory reactorResourceFactory() {
+            ReactorResourceFactory resources = new ReactorResourceFactory();
+            resources.setUseGlobalResources(false);
+            return resources;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.idempotency.stacks;
+
+import dev.idempotency.it.TestRedis;
+import java.util.EnumMap;
+import java.util.Map;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The two web stacks a user may run the same controllers on. Each runs {@link ContractApplication} (the shop's
+ * controllers, Spring Security, application.yml) on a real port and the JVM's real Redis; started on first use, once
+ * per JVM, and closed at exit.
+ */
+public enum Stack {
+    MVC(WebApplicationType.SERVLET),
+    WEBFLUX(WebApplicationType.REACTIVE);
+
+    private static final Map<Stack, ConfigurableApplicationContext> RUNNING = new EnumMap<>(Stack.class);
+
+    private final WebApplicationType type;
+
+    Stack(WebApplicationType type) {
+        this.type = type;
+    }
+
+    /** The running application of this stack. */
+    public synchronized ConfigurableApplicationContext app() {
+        return RUNNING.computeIfAbsent(
+                this,
+                stack -> new SpringApplicationBuilder(ContractApplication.class)
+                        .web(type)
+                        .properties(
+                                "server.port=0",
+                                "spring.data.redis.host=" + TestRedis.SERVER.host(),
+                                "spring.data.redis.port=" + TestRedis.SERVER.port())
+                        .run());
+    }
+
+    public int port() {
+        return app().getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+    }
+
+    public <T> T bean(Class<T> type) {
+        return app().getBean(type);
+    }
+}
