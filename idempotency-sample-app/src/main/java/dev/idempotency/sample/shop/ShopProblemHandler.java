@@ -6,15 +6,15 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Answers the shop's own failures as RFC 9457 problem details, like the starter does for idempotency outcomes.
- * Extending {@link ResponseEntityExceptionHandler} turns Spring MVC's errors (unreadable JSON, unknown path, wrong
- * method) into problem details too, so every error of the API has one shape.
+ * Answers the shop's own failures as RFC 9457 problem details, like the starter does for idempotency outcomes. The
+ * framework's errors (unreadable JSON, unknown path, wrong method) are problem details too, through
+ * {@code spring.mvc.problemdetails.enabled} and {@code spring.webflux.problemdetails.enabled}: every error of the API
+ * has one shape, on either web stack.
  */
 @RestControllerAdvice
-public class ShopProblemHandler extends ResponseEntityExceptionHandler {
+public class ShopProblemHandler {
 
     @ExceptionHandler(ShopException.class)
     public ResponseEntity<ProblemDetail> handle(ShopException ex) {
