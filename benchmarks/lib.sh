@@ -13,7 +13,7 @@ KEEP_WORK=${KEEP_WORK:-0}
 PATCH_CLASSPATH=${PATCH_CLASSPATH:-}
 # More arguments for the bench app, e.g. "--spring.data.redis.client-type=jedis" (with Jedis on PATCH_CLASSPATH).
 APP_ARGS=${APP_ARGS:-}
-MAX_SECONDS=${MAX_SECONDS:-1200}
+MAX_SECONDS=${MAX_SECONDS:-1800}
 (( DURATION <= 60 && WARMUP <= 30 )) || { echo "DURATION <= 60 and WARMUP <= 30, please" >&2; exit 2; }
 
 REDIS_PID=""
@@ -114,23 +114,35 @@ start_redis() {
   REDIS_PID=$!
 }
 
-# start_app [JVM options...]: starts the bench app on a free port and waits until it answers.
+# start_app [servlet|reactive]: starts the bench app on a free port and waits until it answers. servlet (the default)
+# is Spring MVC on Tomcat, reactive WebFlux on Netty; the log goes to $WORK/app-<type>.log.
 start_app() {
-  local port
+  local type=${1:-servlet} port
   port=$(free_port)
   APP_URL="http://127.0.0.1:$port"
-  log "starting the bench app on $APP_URL"
+  log "starting the bench app ($type) on $APP_URL"
   # shellcheck disable=SC2086
-  java -Xms1g -Xmx1g "$@" -cp "$CP" dev.idempotency.bench.app.BenchApplication \
-    --server.port="$port" --spring.data.redis.port="$REDIS_PORT" $APP_ARGS > "$WORK/app.log" 2>&1 &
+  java -Xms1g -Xmx1g -cp "$CP" dev.idempotency.bench.app.BenchApplication \
+    --spring.main.web-application-type="$type" --server.port="$port" --spring.data.redis.port="$REDIS_PORT" \
+    $APP_ARGS > "$WORK/app-$type.log" 2>&1 &
   APP_PID=$!
   timeout 120 "${JAVA[@]}" dev.idempotency.bench.load.BenchClient await --url "$APP_URL" --seconds 90 \
-    || { tail -40 "$WORK/app.log" >&2; exit 1; }
-  timeout 30 "${JAVA[@]}" dev.idempotency.bench.load.BenchClient prime-duplicate --url "$APP_URL"
+    || { tail -40 "$WORK/app-$type.log" >&2; exit 1; }
+  timeout 30 "${JAVA[@]}" dev.idempotency.bench.load.BenchClient prime-duplicate --url "$APP_URL" \
+    || { tail -40 "$WORK/app-$type.log" >&2; exit 1; }
+}
+
+# A scenario named webflux-<name> drives the same endpoint as <name>, against the WebFlux app, and is compared with
+# webflux-baseline.
+WEBFLUX=webflux-
+
+# baseline_of <scenario>: the baseline of the scenario's stack
+baseline_of() {
+  if [[ "$1" == "$WEBFLUX"* ]]; then echo "${WEBFLUX}baseline"; else echo baseline; fi
 }
 
 path_of() {
-  case "$1" in
+  case "${1#"$WEBFLUX"}" in
     baseline) echo /baseline ;;
     handwritten-first) echo /handwritten ;;
     request-id-first | request-id-dup) echo /request-id ;;
@@ -141,7 +153,7 @@ path_of() {
 }
 
 mode_of() {
-  case "$1" in
+  case "${1#"$WEBFLUX"}" in
     request-id-dup) echo duplicate ;;
     token) echo token ;;
     *) echo unique ;;

@@ -5,8 +5,9 @@
 #
 #   cd <repo> && flock /tmp/mvn.lock benchmarks/profile.sh [scenario...]     (default: baseline request-id-first)
 #
-# Scenarios: baseline handwritten-first request-id-first request-id-dup token lock. Options (environment): DURATION
-# WARMUP CONNECTIONS THREADS DRIVER JFR=1 SKIP_BUILD=1 PATCH_CLASSPATH KEEP_WORK=1 (see README.md).
+# Scenarios: baseline handwritten-first request-id-first request-id-dup token lock, or (all of them) the WebFlux ones,
+# webflux-baseline webflux-request-id-first webflux-request-id-dup webflux-token webflux-lock. Options (environment):
+# DURATION WARMUP CONNECTIONS THREADS DRIVER JFR=1 SKIP_BUILD=1 PATCH_CLASSPATH KEEP_WORK=1 (see README.md).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,10 +20,17 @@ trap 'exit 130' INT TERM
 
 JFR=${JFR:-0}
 if (( $# > 0 )); then SCENARIOS=("$@"); else SCENARIOS=(baseline request-id-first); fi
+# One app per run: Spring MVC, or WebFlux when the scenarios are the WebFlux ones.
+APP_TYPE=servlet
+[[ "${SCENARIOS[0]}" != "$WEBFLUX"* ]] || APP_TYPE=reactive
+for scenario in "${SCENARIOS[@]}"; do
+  [[ "$(baseline_of "$scenario")" == "$(baseline_of "${SCENARIOS[0]}")" ]] \
+    || { log "profile Spring MVC or WebFlux scenarios, not both"; exit 2; }
+done
 
 build
 start_redis
-start_app
+start_app "$APP_TYPE"
 
 # Thread ids (decimal) to Java thread names, from a thread dump.
 thread_names() {
@@ -42,6 +50,7 @@ thread_groups() {
       group = name
       if (name ~ /-exec-/) group = "tomcat workers"
       else if (name ~ /^http-nio/) group = "tomcat poller+acceptor"
+      else if (name ~ /^reactor-http-/) group = "netty event loops"
       else if (name ~ /^lettuce-/) group = "lettuce event loops"
       else if (name ~ /^(GC Thread|G1 |VM Periodic|VM Thread)/) group = "GC + VM"
       else if (name ~ /CompilerThre/) group = "JIT compilers"
@@ -53,7 +62,7 @@ thread_groups() {
 
 # tokens_for <scenario> <seconds> <file>: a fresh token file for a token run, /dev/null for the others
 tokens_for() {
-  if [[ "$1" == token ]]; then
+  if [[ "$(mode_of "$1")" == token ]]; then
     issue_tokens "$2" "$3" 25000
     echo "$3"
   else

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks of the idempotency starter: JMH microbenchmarks (the core's and the starter's src/jmh/java), HTTP load
-# against a bench app on a private Redis, and Redis cost per request. Prints the table, writes docs/BENCHMARKS.md and
-# ends with one line:
-#   ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H
+# against a bench app on a private Redis (Spring MVC, then WebFlux), and Redis cost per request. Prints the table,
+# writes docs/BENCHMARKS.md and ends with one line:
+#   ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H webflux-request-id-first=A
+#     webflux-request-id-dup=B webflux-token=C webflux-lock=D
 #
 # Run it alone on the machine (it builds with Maven, then loads both cores), e.g.:
 #   cd <repo> && flock /tmp/mvn.lock benchmarks/run.sh
@@ -25,6 +26,7 @@ JMH_INCLUDE=${JMH_INCLUDE:-.}
 SKIP_JMH=${SKIP_JMH:-0}
 OUT=${OUT:-$ROOT/docs/BENCHMARKS.md}
 SCENARIOS=(baseline handwritten-first request-id-first request-id-dup token lock)
+WEBFLUX_SCENARIOS=(webflux-baseline webflux-request-id-first webflux-request-id-dup webflux-token webflux-lock)
 (( REPETITIONS >= 1 && REPETITIONS <= 10 )) || { log "REPETITIONS between 1 and 10, please"; exit 2; }
 
 if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
@@ -83,56 +85,73 @@ if [[ "$SKIP_JMH" != 1 ]]; then
 fi
 check_deadline
 
-# -------------------------------------------------------------------------------------------------- Redis and the app
+# -------------------------------------------------------------------------------------------------------------- Redis
 start_redis
 if [[ "$SKIP_JMH" != 1 ]]; then
   log "JMH against Redis (one round trip, library vs Lettuce directly)"
   run_jmh redis idempotency-core -jvmArgsAppend "-Dbench.redis.port=$REDIS_PORT" RedisClientBenchmarks
 fi
-start_app
 
 # ------------------------------------------------------------------------------------------------------------- load
+# measure <scenario...>: against the running app, warms every scenario up once, then runs REPETITIONS rounds, each
+# running every scenario in turn (its baseline first); appends to load.tsv and warm.tsv.
+measure() {
+  local scenario rep tokens warm_tokens rate result cpu app_before redis_before machine_before
+  log "warming the app up: every scenario for ${WARMUP}s"
+  for scenario in "$@"; do
+    tokens=/dev/null
+    if [[ "$(mode_of "$scenario")" == token ]]; then
+      tokens="$WORK/tokens-warm0.txt"
+      issue_tokens "$WARMUP" "$tokens" "$(requests_per_second "$WORK/warm.tsv" "$(baseline_of "$scenario")" 0)"
+    fi
+    printf '%s\t0\t%s\n' "$scenario" "$(drive "$scenario" "$WARMUP" "warm0-$scenario" "$tokens")" >> "$WORK/warm.tsv"
+  done
+
+  for rep in $(seq 1 "$REPETITIONS"); do
+    for scenario in "$@"; do
+      warm_tokens=/dev/null
+      tokens=/dev/null
+      if [[ "$(mode_of "$scenario")" == token ]]; then
+        rate=$(requests_per_second "$WORK/load.tsv" "$(baseline_of "$scenario")" "$rep")
+        warm_tokens="$WORK/tokens-warm$rep.txt"
+        tokens="$WORK/tokens-$rep.txt"
+        issue_tokens "$WARMUP" "$warm_tokens" "$rate"
+        issue_tokens "$DURATION" "$tokens" "$rate"
+      fi
+      drive "$scenario" "$WARMUP" "w$rep-$scenario" "$warm_tokens" > /dev/null
+      app_before=$(cpu_us "$APP_PID"); redis_before=$(cpu_us "$REDIS_PID"); machine_before=$(machine_cpu_us)
+      result=$(drive "$scenario" "$DURATION" "r$rep-$scenario" "$tokens")
+      cpu="app_cpu_us=$(( $(cpu_us "$APP_PID") - app_before ))"
+      cpu="$cpu redis_cpu_us=$(( $(cpu_us "$REDIS_PID") - redis_before ))"
+      cpu="$cpu machine_cpu_us=$(( $(machine_cpu_us) - machine_before ))"
+      printf '%s\t%s\t%s\t%s\n' "$scenario" "$rep" "$result" "$cpu" >> "$WORK/load.tsv"
+      log "rep $rep $scenario: $result $cpu"
+      rm -f -- "$WORK"/tokens-*.txt
+    done
+  done
+}
+
 printf '# scenario\trepetition\tresult\tCPU used during the run\n' > "$WORK/load.tsv"
 : > "$WORK/warm.tsv"
 log "driver $DRIVER, $CONNECTIONS connections, $THREADS threads, ${DURATION}s runs after ${WARMUP}s warm-up, $REPETITIONS repetitions"
-log "warming the app up: every scenario for ${WARMUP}s"
-for scenario in "${SCENARIOS[@]}"; do
-  tokens=/dev/null
-  if [[ "$scenario" == token ]]; then
-    tokens="$WORK/tokens-warm0.txt"
-    issue_tokens "$WARMUP" "$tokens" "$(requests_per_second "$WORK/warm.tsv" baseline 0)"
-  fi
-  printf '%s\t0\t%s\n' "$scenario" "$(drive "$scenario" "$WARMUP" "warm0-$scenario" "$tokens")" >> "$WORK/warm.tsv"
-done
 
-for rep in $(seq 1 "$REPETITIONS"); do
-  for scenario in "${SCENARIOS[@]}"; do
-    warm_tokens=/dev/null
-    tokens=/dev/null
-    if [[ "$scenario" == token ]]; then
-      rate=$(requests_per_second "$WORK/load.tsv" baseline "$rep")
-      warm_tokens="$WORK/tokens-warm$rep.txt"
-      tokens="$WORK/tokens-$rep.txt"
-      issue_tokens "$WARMUP" "$warm_tokens" "$rate"
-      issue_tokens "$DURATION" "$tokens" "$rate"
-    fi
-    drive "$scenario" "$WARMUP" "w$rep-$scenario" "$warm_tokens" > /dev/null
-    app_before=$(cpu_us "$APP_PID"); redis_before=$(cpu_us "$REDIS_PID"); machine_before=$(machine_cpu_us)
-    result=$(drive "$scenario" "$DURATION" "r$rep-$scenario" "$tokens")
-    cpu="app_cpu_us=$(( $(cpu_us "$APP_PID") - app_before )) redis_cpu_us=$(( $(cpu_us "$REDIS_PID") - redis_before ))"
-    cpu="$cpu machine_cpu_us=$(( $(machine_cpu_us) - machine_before ))"
-    printf '%s\t%s\t%s\t%s\n' "$scenario" "$rep" "$result" "$cpu" >> "$WORK/load.tsv"
-    log "rep $rep $scenario: $result $cpu"
-    if [[ "$scenario" == token ]]; then
-      rm -f -- "$warm_tokens" "$tokens"
-    fi
-  done
-done
+start_app servlet
+measure "${SCENARIOS[@]}"
 
 # ------------------------------------------------------------------------------------------------------- Redis cost
 log "measuring Redis cost per request"
 timeout 120 "${JAVA[@]}" dev.idempotency.bench.redis.RedisCostProbe --redis-port "$REDIS_PORT" --url "$APP_URL" \
   --out "$WORK/cost.properties" > "$WORK/cost.log"
+stop "$APP_PID"
+APP_PID=""
+
+# ---------------------------------------------------------------------------------------------------------- WebFlux
+# A second app process, started once the first has stopped, on a fresh Redis so it inherits none of the first's
+# records.
+stop "$REDIS_PID"
+start_redis
+start_app reactive
+measure "${WEBFLUX_SCENARIOS[@]}"
 
 stop "$APP_PID"
 APP_PID=""

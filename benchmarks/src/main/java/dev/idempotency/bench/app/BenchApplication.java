@@ -6,9 +6,11 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
- * The application under load: Spring MVC, the starter, and five endpoints that do the same work (echo a small JSON body)
- * under different protection. Settings are defaults set here, so the module ships no {@code application.yml}; pass
- * {@code --server.port=...} and {@code --spring.data.redis.port=...} on the command line.
+ * The application under load: the starter and endpoints that do the same work (echo a small JSON body) under different
+ * protection. Spring MVC on Tomcat by default ({@link EchoController}, five endpoints); with
+ * {@code --spring.main.web-application-type=reactive}, WebFlux on Netty ({@link ReactiveEchoController}, the same
+ * endpoints but the hand-written one). Settings are defaults set here, so the module ships no {@code application.yml};
+ * pass {@code --server.port=...} and {@code --spring.data.redis.port=...} on the command line.
  */
 @SpringBootApplication
 public class BenchApplication {

@@ -3,6 +3,7 @@ package dev.idempotency.bench.app;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import java.util.concurrent.TimeUnit;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -13,9 +14,11 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The same work (echo the body) behind every kind of protection the harness compares: none, a hand-written
- * {@code SET NX}, and the three {@code @Idempotent} strategies.
+ * {@code SET NX}, and the three {@code @Idempotent} strategies. Spring MVC only; {@link ReactiveEchoController} serves
+ * the same endpoints in the WebFlux variant of the app.
  */
 @RestController
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 public class EchoController {
 
     /** The hand-written claim's TTL, one day as the starter's default {@code request-id.ttl}. */
@@ -28,7 +31,7 @@ public class EchoController {
     }
 
     /** No protection: the reference every other endpoint is compared with. */
-    @PostMapping("/baseline")
+    @PostMapping(EchoEndpoints.BASELINE)
     public Echo baseline(@RequestBody Echo body) {
         return body;
     }
@@ -37,7 +40,7 @@ public class EchoController {
      * What a team might write by hand: {@code SET key 1 NX EX 86400} and 409 when the key exists. No replay, no payload
      * check, no release on failure.
      */
-    @PostMapping("/handwritten")
+    @PostMapping(EchoEndpoints.HANDWRITTEN)
     public ResponseEntity<Echo> handwritten(@RequestHeader("Idempotency-Key") String key, @RequestBody Echo body) {
         Boolean claimed =
                 redis.opsForValue().setIfAbsent("handwritten:" + key, "1", HANDWRITTEN_TTL_SECONDS, TimeUnit.SECONDS);
@@ -48,22 +51,22 @@ public class EchoController {
     }
 
     /** {@code REQUEST_ID}: key from the {@code Idempotency-Key} header, response stored and replayed. */
-    @PostMapping("/request-id")
+    @PostMapping(EchoEndpoints.REQUEST_ID)
     @Idempotent
     public Echo requestId(@RequestBody Echo body) {
         return body;
     }
 
     /** {@code TOKEN}: consumes a one-time token from the {@code Idempotency-Token} header. */
-    @PostMapping("/token")
+    @PostMapping(EchoEndpoints.TOKEN)
     @Idempotent(strategy = Strategy.TOKEN)
     public Echo token(@RequestBody Echo body) {
         return body;
     }
 
     /** {@code LOCK}: a lease lock on the body's id for the duration of the call. */
-    @PostMapping("/lock")
-    @Idempotent(strategy = Strategy.LOCK, key = "#body.id")
+    @PostMapping(EchoEndpoints.LOCK)
+    @Idempotent(strategy = Strategy.LOCK, key = EchoEndpoints.LOCK_KEY)
     public Echo lock(@RequestBody Echo body) {
         return body;
     }

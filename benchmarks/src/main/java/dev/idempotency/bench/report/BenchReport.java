@@ -20,13 +20,17 @@ import java.util.Properties;
  */
 public final class BenchReport {
 
-    /** The scenarios of the closing line, in its order, with the names it uses. */
-    static final List<String[]> RATIO_LINE = List.of(
-            new String[] {"request-id-first", "request-id-first"},
-            new String[] {"request-id-dup", "request-id-dup"},
-            new String[] {"token", "token"},
-            new String[] {"lock", "lock"},
-            new String[] {"handwritten-first", "handwritten-first"});
+    /** The scenarios of the closing line, in its order. */
+    static final List<String> RATIO_LINE = List.of(
+            "request-id-first",
+            "request-id-dup",
+            "token",
+            "lock",
+            "handwritten-first",
+            "webflux-request-id-first",
+            "webflux-request-id-dup",
+            "webflux-token",
+            "webflux-lock");
 
     private BenchReport() {}
 
@@ -55,11 +59,15 @@ public final class BenchReport {
         System.out.println(ratioLine(load));
     }
 
-    /** {@code ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H}. */
+    /**
+     * {@code ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H webflux-request-id-first=A
+     * webflux-request-id-dup=B webflux-token=C webflux-lock=D}: Spring MVC's relative to {@code baseline}, WebFlux's to
+     * {@code webflux-baseline}.
+     */
     static String ratioLine(LoadRuns load) {
         StringBuilder line = new StringBuilder("ratio");
-        for (String[] entry : RATIO_LINE) {
-            line.append(' ').append(entry[1]).append('=').append(Stats.format(load.ratio(entry[0]), 2));
+        for (String scenario : RATIO_LINE) {
+            line.append(' ').append(scenario).append('=').append(Stats.format(load.ratio(scenario), 2));
         }
         return line.toString();
     }

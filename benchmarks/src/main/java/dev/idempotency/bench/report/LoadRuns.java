@@ -8,13 +8,16 @@ import java.util.Map;
 
 /**
  * The HTTP runs of one harness run: per scenario and repetition, one {@link LoadResult}. Ratios are taken per
- * repetition against that repetition's baseline, then the median over repetitions, so that slow drift of a noisy
- * machine cancels out.
+ * repetition against that repetition's baseline of the same stack ({@link #baselineOf}), then the median over
+ * repetitions, so that slow drift of a noisy machine cancels out.
  */
 public final class LoadRuns {
 
-    /** The scenario every other one is compared with. */
+    /** The scenario every Spring MVC one is compared with. */
     public static final String BASELINE = "baseline";
+
+    /** The prefix of the scenarios run against the WebFlux variant of the app, e.g. {@code webflux-lock}. */
+    public static final String WEBFLUX = "webflux-";
 
     private final Map<String, Map<Integer, LoadResult>> runs = new LinkedHashMap<>();
     private final Map<String, Map<Integer, CpuUsage>> cpu = new LinkedHashMap<>();
@@ -101,17 +104,35 @@ public final class LoadRuns {
                 .sum();
     }
 
-    /** Median over repetitions of this scenario's req/s divided by the baseline's req/s in the same repetition. */
+    /**
+     * Median over repetitions of this scenario's req/s divided by its {@linkplain #baselineOf baseline}'s req/s in the
+     * same repetition.
+     */
     public double ratio(String scenario) {
-        Map<Integer, LoadResult> baseline = runs.getOrDefault(BASELINE, Map.of());
+        return ratio(scenario, baselineOf(scenario));
+    }
+
+    /** Median over repetitions of this scenario's req/s divided by {@code baseline}'s req/s in the same repetition. */
+    public double ratio(String scenario, String baseline) {
+        Map<Integer, LoadResult> reference = runs.getOrDefault(baseline, Map.of());
         List<Double> ratios = new ArrayList<>();
         runs.getOrDefault(scenario, Map.of()).forEach((repetition, result) -> {
-            LoadResult reference = baseline.get(repetition);
-            if (reference != null && reference.requestsPerSecond() > 0) {
-                ratios.add(result.requestsPerSecond() / reference.requestsPerSecond());
+            LoadResult base = reference.get(repetition);
+            if (base != null && base.requestsPerSecond() > 0) {
+                ratios.add(result.requestsPerSecond() / base.requestsPerSecond());
             }
         });
         return Stats.median(ratios);
+    }
+
+    /** The baseline a scenario is compared with: the one of its stack, {@code webflux-baseline} for WebFlux's. */
+    public static String baselineOf(String scenario) {
+        return isWebFlux(scenario) ? WEBFLUX + BASELINE : BASELINE;
+    }
+
+    /** Whether the scenario ran against the WebFlux variant of the app. */
+    public static boolean isWebFlux(String scenario) {
+        return scenario.startsWith(WEBFLUX);
     }
 
     /** Median CPU time of the bench app per request, in microseconds; {@code NaN} when not measured. */

@@ -19,6 +19,11 @@ final class MarkdownReport {
         SCENARIOS.put("request-id-dup", "`POST /request-id`: `REQUEST_ID`, one key (stored response replayed)");
         SCENARIOS.put("token", "`POST /token`: `TOKEN`, a pre-issued token per request");
         SCENARIOS.put("lock", "`POST /lock`: `LOCK`, distinct lock key per request");
+        SCENARIOS.put("webflux-baseline", "`POST /baseline` returning `Mono`: no protection");
+        SCENARIOS.put("webflux-request-id-first", "`POST /request-id` returning `Mono`: unique key per request");
+        SCENARIOS.put("webflux-request-id-dup", "`POST /request-id` returning `Mono`: one key (replayed)");
+        SCENARIOS.put("webflux-token", "`POST /token` returning `Mono`: a pre-issued token per request");
+        SCENARIOS.put("webflux-lock", "`POST /lock` returning `Mono`: distinct lock key per request");
     }
 
     /** The interceptor paths held against the 5 microsecond target. */
@@ -51,7 +56,7 @@ final class MarkdownReport {
     String consoleTable() {
         StringBuilder out = new StringBuilder();
         out.append(String.format(
-                "%-18s %8s %7s %7s %7s %7s %6s %4s %4s %6s %6s %6s%n",
+                "%-24s %8s %7s %7s %7s %7s %6s %4s %4s %6s %6s %6s%n",
                 "scenario",
                 "req/s",
                 "vs base",
@@ -66,7 +71,7 @@ final class MarkdownReport {
                 "other"));
         for (String scenario : scenarios()) {
             out.append(String.format(
-                    "%-18s %8s %7s %7s %7s %7s %6d %4s %4s %6s %6s %6s%n",
+                    "%-24s %8s %7s %7s %7s %7s %6d %4s %4s %6s %6s %6s%n",
                     scenario,
                     Stats.format(load.requestsPerSecond(scenario), 0),
                     Stats.format(load.ratio(scenario), 2),
@@ -161,10 +166,28 @@ final class MarkdownReport {
                         + " figures are low and the ratios are what to read. Every endpoint echoes the same"
                         + " ~200-byte JSON body. CPU columns: CPU time per request (median over repetitions) of the"
                         + " bench app, of Redis, and of everything else (mostly the load driver), from /proc.\n\n");
+        httpTable(md, scenarios().stream().filter(s -> !LoadRuns.isWebFlux(s)).toList());
+        List<String> webFlux = scenarios().stream().filter(LoadRuns::isWebFlux).toList();
+        if (webFlux.isEmpty()) {
+            return;
+        }
+        md.append("### Spring WebFlux\n\n");
+        md.append("The same endpoints on WebFlux and Netty (`ReactiveEchoController`, handlers returning `Mono`, so the"
+                        + " starter's non-blocking path), served by a second app process started after the Spring MVC"
+                        + " runs, on a fresh Redis, with the same driver settings. \"vs baseline\" is relative to")
+                .append(" `webflux-baseline` of the same repetition; that baseline itself ran at ")
+                .append(Stats.format(load.ratio(LoadRuns.WEBFLUX + LoadRuns.BASELINE, LoadRuns.BASELINE), 2))
+                .append(" times Spring MVC's `baseline` (different processes, same repetition number). The targets are"
+                        + " Spring MVC's; none is set for WebFlux. The Redis cost below is probed on the Spring MVC app"
+                        + " only.\n\n");
+        httpTable(md, webFlux);
+    }
+
+    private void httpTable(StringBuilder md, List<String> scenarios) {
         md.append("| scenario | what | req/s | vs baseline | target | p50 ms | p99 ms | errors | app CPU us/req"
                 + " | Redis CPU us/req | other CPU us/req |\n");
         md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (String scenario : scenarios()) {
+        for (String scenario : scenarios) {
             md.append("| ")
                     .append(scenario)
                     .append(" | ")

@@ -49,6 +49,21 @@ class LoadRunsTests {
     }
 
     @Test
+    void webFluxScenariosAreComparedWithTheWebFluxBaseline() {
+        LoadRuns runs = LoadRuns.parse(List.of(
+                line("baseline", 1, 100_000),
+                line("lock", 1, 50_000),
+                line("webflux-baseline", 1, 80_000),
+                line("webflux-lock", 1, 60_000)));
+        assertThat(runs.ratio("lock")).isCloseTo(0.50, within(1e-9));
+        assertThat(runs.ratio("webflux-lock")).isCloseTo(0.75, within(1e-9));
+        assertThat(runs.ratio("webflux-baseline")).isCloseTo(1.0, within(1e-9));
+        assertThat(runs.ratio("webflux-baseline", LoadRuns.BASELINE)).isCloseTo(0.80, within(1e-9));
+        assertThat(LoadRuns.baselineOf("webflux-request-id-dup")).isEqualTo("webflux-baseline");
+        assertThat(LoadRuns.baselineOf("request-id-dup")).isEqualTo("baseline");
+    }
+
+    @Test
     void ratioLineHasEveryScenarioWithTwoDecimals() {
         LoadRuns runs = LoadRuns.parse(List.of(
                 line("baseline", 1, 1000),
@@ -56,10 +71,25 @@ class LoadRunsTests {
                 line("request-id-dup", 1, 900),
                 line("token", 1, 800),
                 line("lock", 1, 650),
-                line("handwritten-first", 1, 750)));
+                line("handwritten-first", 1, 750),
+                line("webflux-baseline", 1, 2000),
+                line("webflux-request-id-first", 1, 1200),
+                line("webflux-request-id-dup", 1, 1600),
+                line("webflux-token", 1, 1500),
+                line("webflux-lock", 1, 1100)));
         assertThat(BenchReport.ratioLine(runs))
-                .isEqualTo(
-                        "ratio request-id-first=0.70 request-id-dup=0.90 token=0.80 lock=0.65 handwritten-first=0.75");
+                .isEqualTo("ratio request-id-first=0.70 request-id-dup=0.90 token=0.80 lock=0.65 handwritten-first=0.75"
+                        + " webflux-request-id-first=0.60 webflux-request-id-dup=0.80 webflux-token=0.75"
+                        + " webflux-lock=0.55");
+    }
+
+    @Test
+    void ratioLineKeepsItsKeysWithoutWebFluxRuns() {
+        LoadRuns runs = LoadRuns.parse(List.of(line("baseline", 1, 1000), line("lock", 1, 650)));
+        assertThat(BenchReport.ratioLine(runs))
+                .isEqualTo("ratio request-id-first=n/a request-id-dup=n/a token=n/a lock=0.65 handwritten-first=n/a"
+                        + " webflux-request-id-first=n/a webflux-request-id-dup=n/a webflux-token=n/a"
+                        + " webflux-lock=n/a");
     }
 
     @Test
