@@ -23,6 +23,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Tag;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -64,6 +65,7 @@ import org.springframework.test.context.DynamicPropertySource;
             ScriptedListeners.SCRIPTED,
             ScriptedListeners.STOCK
         })
+@Tag("embedded-kafka")
 abstract class KafkaTest {
 
     static final RedisServer REDIS = RedisServer.start();
