@@ -140,6 +140,14 @@ public class ShopController {
         return Map.of("sku", sku, "reserved", 1);
     }
 
+    /** A text answer: Spring MVC's string converter flushes it, so only the response filter can hold it back. */
+    @PostMapping("/inventory/{sku}/hold")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public String holdStock(@PathVariable String sku) {
+        count("hold");
+        return "held " + sku;
+    }
+
     @PostMapping("/reports/{id}")
     public List<ReportService.Report> report(@PathVariable String id) {
         return reports.generate(id);

@@ -30,11 +30,6 @@ public final class HeldCall {
         this.observation = observation;
     }
 
-    /** Whether the response is to be captured for storage. */
-    public boolean capturesResponse() {
-        return spec.strategy() == Strategy.REQUEST_ID;
-    }
-
     /**
      * Stores or releases the claim, keeps or restores the token, releases the lock. Never completes exceptionally.
      *

@@ -16,8 +16,9 @@ import reactor.core.publisher.Mono;
 /**
  * The response an idempotent handler writes through. The decision is taken at the body's first signal, when the
  * handler has been admitted (a handler's {@code Mono} runs as the body is subscribed): a duplicate's body is swapped
- * for the stored one; a {@code REQUEST_ID} body is buffered up to {@code max-response-size}, stored, and only then
- * sent; a {@code TOKEN} or {@code LOCK} body streams and settles when it ends. Other responses pass untouched.
+ * for the stored one; a body is buffered up to {@code max-response-size} and sent once the call is settled (a
+ * {@code REQUEST_ID} response stored, a lock released, a failed call's token restored); a stream
+ * ({@link #writeAndFlushWith}) settles when it ends. Other responses pass untouched.
  * Status and headers can still change until the first buffer goes out, which is when WebFlux commits them.
  */
 final class RecordingResponse extends ServerHttpResponseDecorator {
@@ -60,13 +61,12 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
         if (call == null) {
             return body;
         }
-        if (!call.capturesResponse()) {
-            return body.doOnError(state::failed).concatWith(settle(null, ""));
-        }
+        // Every strategy's body waits for the settlement (stored, lock released, token restored): a client that sends
+        // its next request the moment it has this response finds that done.
         return capture(body);
     }
 
-    /** Buffers the body until it ends or outgrows the limit; a whole body is stored before any of it is sent. */
+    /** Buffers the body until it ends or outgrows the limit; a whole body is settled before any of it is sent. */
     private Flux<DataBuffer> capture(Flux<DataBuffer> body) {
         long maxBytes = state.maxBytes();
         AtomicLong size = new AtomicLong();

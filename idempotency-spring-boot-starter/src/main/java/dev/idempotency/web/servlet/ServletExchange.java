@@ -41,9 +41,12 @@ final class ServletExchange implements AsyncListener {
         return response;
     }
 
-    /** The handler admitted to run: keep its permit until the response is complete. */
+    /**
+     * The handler admitted to run: keep its permit until the response is complete, and hold the response back until
+     * then, up to {@code maxBytes} ({@code -1}: let it through as it is written).
+     */
     void hold(HeldCall call, long maxBytes) {
-        if (call.capturesResponse()) {
+        if (maxBytes >= 0) {
             response.arm(maxBytes);
         }
         held = call;

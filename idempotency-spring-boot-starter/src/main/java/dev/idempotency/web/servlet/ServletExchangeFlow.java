@@ -32,6 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
 final class ServletExchangeFlow {
 
     private final Map<Method, HandlerMetadata> handlers = new ConcurrentHashMap<>();
+    private final Map<Method, Boolean> streaming = new ConcurrentHashMap<>();
     private final RouteOperations routes;
     private final JsonMapper jsonMapper;
     private final long maxResponseSize;
@@ -67,7 +68,10 @@ final class ServletExchangeFlow {
         } catch (Throwable failure) {
             return Unprotected.runOrRethrow(call, observation, failure, false);
         }
-        exchange.hold(new HeldCall(permit, spec, observation), maxResponseSize);
+        // Held back until the permit is settled (stored, lock released, token restored), so a client that sends its
+        // next request the moment it has this response finds that done; a stream goes out as it is written.
+        boolean holdBack = !streaming.computeIfAbsent(spec.method(), StreamingReturnTypes::streams);
+        exchange.hold(new HeldCall(permit, spec, observation), holdBack ? maxResponseSize : -1);
         try {
             return ContextHolder.callWith(permit.context(), call::proceed);
         } catch (Throwable failure) {

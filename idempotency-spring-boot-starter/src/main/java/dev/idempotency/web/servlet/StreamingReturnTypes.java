@@ -22,23 +22,32 @@ final class StreamingReturnTypes implements OperationCheck {
 
     @Override
     public void check(Method method, Strategy strategy) {
-        if (strategy != Strategy.REQUEST_ID) {
-            return;
+        if (strategy == Strategy.REQUEST_ID && streams(method)) {
+            throw new IllegalArgumentException("REQUEST_ID replays the stored response, but a "
+                    + streamType(method).getSimpleName()
+                    + " is a stream that cannot be replayed as sent; use LOCK or TOKEN, or return the whole body");
         }
+    }
+
+    /** Whether {@code method}'s response is a stream, written and flushed piece by piece. */
+    static boolean streams(Method method) {
+        Class<?> type = streamType(method);
+        ClassLoader loader = method.getDeclaringClass().getClassLoader();
+        for (String stream : STREAMS) {
+            if (ClassUtils.isPresent(stream, loader)
+                    && ClassUtils.resolveClassName(stream, loader).isAssignableFrom(type)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The type of the body {@code method} returns, looking into {@code ResponseEntity}. */
+    private static Class<?> streamType(Method method) {
         ResolvableType returned = ResolvableType.forMethodReturnType(method);
         if (HttpEntity.class.isAssignableFrom(returned.toClass())) {
             returned = returned.as(HttpEntity.class).getGeneric(0);
         }
-        Class<?> type = returned.toClass();
-        for (String stream : STREAMS) {
-            if (ClassUtils.isPresent(stream, method.getDeclaringClass().getClassLoader())
-                    && ClassUtils.resolveClassName(
-                                    stream, method.getDeclaringClass().getClassLoader())
-                            .isAssignableFrom(type)) {
-                throw new IllegalArgumentException(
-                        "REQUEST_ID replays the stored response, but a " + type.getSimpleName()
-                                + " is a stream that cannot be replayed as sent; use LOCK or TOKEN, or return the whole body");
-            }
-        }
+        return returned.toClass();
     }
 }
