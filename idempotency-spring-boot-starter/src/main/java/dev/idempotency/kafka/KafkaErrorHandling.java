@@ -2,11 +2,13 @@ package dev.idempotency.kafka;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.InvalidIdempotencyKeyException;
+import dev.idempotency.InvalidTokenException;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.RetryableIdempotencyException;
+import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.internal.Durations;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -46,8 +48,8 @@ public final class KafkaErrorHandling {
      *       Redis is unavailable ({@link IdempotencyStoreUnavailableException}: skipping the record would lose its
      *       work). It waits {@code interval} between deliveries, or, while Redis is unavailable, the exception's
      *       {@link RetryableIdempotencyException#retryAfter() retryAfter};
-     *   <li>a record without a valid key, or whose key was used with another payload, is recovered at once: no
-     *       redelivery can fix it;
+     *   <li>a record without a valid key, whose key was used with another payload, or whose {@code TOKEN} was used
+     *       already or is not valid, is recovered at once: no redelivery can fix it;
      *   <li>every other failure gets {@code handler}'s own back-off and recoverer.
      * </ul>
      *
@@ -62,7 +64,9 @@ public final class KafkaErrorHandling {
         handler.addNotRetryableExceptions(
                 MissingIdempotencyKeyException.class,
                 InvalidIdempotencyKeyException.class,
-                PayloadMismatchException.class);
+                PayloadMismatchException.class,
+                TokenAlreadyUsedException.class,
+                InvalidTokenException.class);
         DefaultErrorHandler waiting = new DefaultErrorHandler(backOff(null, interval));
         waiting.setBackOffFunction((record, failure) -> backOff(failure, interval));
         // A delegating handler requires every delegate to seek and acknowledge as its main handler does.

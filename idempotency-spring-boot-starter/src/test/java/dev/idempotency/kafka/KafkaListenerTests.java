@@ -2,9 +2,13 @@ package dev.idempotency.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.InvalidTokenException;
 import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.token.TokenExecutor;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -24,6 +28,9 @@ class KafkaListenerTests extends KafkaTest {
 
     @Autowired
     SlowListeners slow;
+
+    @Autowired
+    TokenExecutor tokens;
 
     @Test
     void oneBusinessMessageSentTwiceWithTheSameKeyIsProcessedOnce() throws Exception {
@@ -135,5 +142,36 @@ class KafkaListenerTests extends KafkaTest {
         assertThat(orders.executions().of(noKey)).isZero();
         assertThat(orders.executions().of(first)).isEqualTo(1);
         assertThat(orders.executions().of(reused)).isZero();
+    }
+
+    @Test
+    void recordsWithAUsedOrUnknownTokenAreNotRedelivered() throws Exception {
+        // A TOKEN listener finds its token where the others find their key: in the idempotency.kafka.header header.
+        String token = tokens.issue("", Duration.ofMinutes(5)).token();
+        String first = unique("notice");
+        String reused = unique("notice");
+        String unknown = unique("notice");
+        String last = unique("notice");
+        send("notices", 0, null, token, first);
+        send("notices", 0, null, token, reused);
+        send(
+                "notices",
+                0,
+                null,
+                tokens.issue("another-scope", Duration.ofMinutes(5)).token(),
+                unknown);
+        send("notices", 0, null, tokens.issue("", Duration.ofMinutes(5)).token(), last);
+
+        // One partition, in order: once the last record is handled, the others will never come back.
+        await("the last notice handled", () -> deliveries.succeeded("notices", last) == 1);
+        assertThat(deliveries.failed("notices", reused, TokenAlreadyUsedException.class))
+                .as("recovered at once, not after the usual 10 attempts")
+                .isEqualTo(1);
+        assertThat(deliveries.failed("notices", unknown, InvalidTokenException.class))
+                .isEqualTo(1);
+        assertThat(orders.executions().of(first)).isEqualTo(1);
+        assertThat(orders.executions().of(reused)).isZero();
+        assertThat(orders.executions().of(unknown)).isZero();
+        assertThat(orders.executions().of(last)).isEqualTo(1);
     }
 }

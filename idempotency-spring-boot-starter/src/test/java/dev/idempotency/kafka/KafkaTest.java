@@ -55,6 +55,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "uncommitted",
             "flaky",
             "keyed",
+            "notices",
             "quotes",
             "quote-replies",
             "slow",

@@ -1,6 +1,7 @@
 package dev.idempotency.kafka;
 
 import dev.idempotency.Idempotent;
+import dev.idempotency.Strategy;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.support.Acknowledgment;
 
@@ -50,5 +51,12 @@ class OrderListeners {
     @Idempotent(key = "#record.key() + '/' + #event")
     public void keyed(String event) {
         executions.increment(event);
+    }
+
+    /** A one-time token, in the record's key header, guards the notice. */
+    @KafkaListener(id = "notices", topics = "notices")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public void notice(String notice) {
+        executions.increment(notice);
     }
 }
