@@ -94,13 +94,13 @@ class MemoryLimitTests {
                 ReliabilityReport.measured(
                         "10b",
                         "memory full (" + filler + " x 16 KB fillers, maxmemory below used_memory); while full: orders "
-                                + counts(full) + ", token issue "
+                                + StatusCounts.of(full) + ", token issue "
                                 + token + ", lock " + lock + ", executions " + executionsWhileFull
                                 + "; duplicate of a request completed before: " + completedWhileFull.status()
                                 + (completedWhileFull.replayed() ? " replayed" : "")
-                                + "; after freeing memory: " + counts(freed) + ", keys by executions "
+                                + "; after freeing memory: " + StatusCounts.of(freed) + ", keys by executions "
                                 + keysByExecutions);
-                assertThat(counts(full).keySet())
+                assertThat(StatusCounts.of(full).keySet())
                         .as("order statuses while full")
                         .containsOnly(503);
                 assertThat(completedWhileFull.status())
@@ -222,11 +222,5 @@ class MemoryLimitTests {
 
     private static int post(App app, String key) {
         return app.http().post("/orders", ORDER, "Idempotency-Key", key).status();
-    }
-
-    private static Map<Integer, Integer> counts(Map<Integer, AtomicInteger> statuses) {
-        Map<Integer, Integer> counts = new TreeMap<>();
-        statuses.forEach((status, count) -> counts.put(status, count.get()));
-        return counts;
     }
 }

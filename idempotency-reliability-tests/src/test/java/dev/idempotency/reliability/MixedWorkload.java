@@ -3,7 +3,6 @@ package dev.idempotency.reliability;
 import dev.idempotency.testsupport.Race;
 import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -71,24 +70,19 @@ final class MixedWorkload {
         statuses.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
     }
 
-    static Map<Integer, Integer> counts(Map<Integer, AtomicInteger> statuses) {
-        Map<Integer, Integer> counts = new TreeMap<>();
-        statuses.forEach((status, count) -> counts.put(status, count.get()));
-        return counts;
-    }
-
     /** One line for the report. */
     String summary() {
-        return keys + " keys: orders " + counts(orders) + " (replayed " + replayed + ", keys run once " + keysRunOnce
-                + "), token submits " + counts(tokens) + ", lock reservations " + counts(locks);
+        return keys + " keys: orders " + StatusCounts.of(orders) + " (replayed " + replayed + ", keys run once "
+                + keysRunOnce + "), token submits " + StatusCounts.of(tokens) + ", lock reservations "
+                + StatusCounts.of(locks);
     }
 
     /** Every call as the contract says: first calls 201, duplicates replayed, second token submits 409, locks 200. */
     boolean asPromised() {
-        return counts(orders).equals(Map.of(201, 2 * keys))
+        return StatusCounts.of(orders).equals(Map.of(201, 2 * keys))
                 && replayed.get() == keys
                 && keysRunOnce == keys
-                && counts(tokens).equals(Map.of(201, keys, 409, keys))
-                && counts(locks).equals(Map.of(200, keys));
+                && StatusCounts.of(tokens).equals(Map.of(201, keys, 409, keys))
+                && StatusCounts.of(locks).equals(Map.of(200, keys));
     }
 }

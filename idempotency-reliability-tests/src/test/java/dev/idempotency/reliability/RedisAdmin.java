@@ -1,5 +1,6 @@
 package dev.idempotency.reliability;
 
+import dev.idempotency.testsupport.RedisInfo;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -58,17 +59,8 @@ final class RedisAdmin implements AutoCloseable {
         return call(commands -> commands.info(section));
     }
 
-    /** The value of {@code name:value} in INFO output, or {@code ""}. */
-    static String field(String info, String name) {
-        return info.lines()
-                .filter(line -> line.startsWith(name + ":"))
-                .map(line -> line.substring(name.length() + 1).trim())
-                .findFirst()
-                .orElse("");
-    }
-
     long usedMemory() {
-        return Long.parseLong(field(info("memory"), "used_memory"));
+        return Long.parseLong(RedisInfo.field(info("memory"), "used_memory"));
     }
 
     String get(String key) {

@@ -116,14 +116,17 @@ class RedisKilledTests {
 
             ReliabilityReport.measured(
                     "2",
-                    "before the kill " + beforeKill + " executions; while down: " + counts(downStatuses) + " over "
+                    "before the kill " + beforeKill + " executions; while down: " + StatusCounts.of(downStatuses)
+                            + " over "
                             + downKeys.size() + " keys, executions " + duringDown + "; recovery after restart "
                             + recoveryMillis + " ms (" + probes.size() + " probes, last "
                             + probes.get(probes.size() - 1)
-                            + "); retry of the refused keys x2 concurrent: " + counts(retryStatuses)
+                            + "); retry of the refused keys x2 concurrent: " + StatusCounts.of(retryStatuses)
                             + ", keys by executions " + keysByExecutions);
             assertThat(downKeys).as("requests sent while Redis was down").isNotEmpty();
-            assertThat(counts(downStatuses).keySet()).as("statuses while down").containsOnly(503);
+            assertThat(StatusCounts.of(downStatuses).keySet())
+                    .as("statuses while down")
+                    .containsOnly(503);
             assertThat(duringDown).as("executions while Redis was down").isZero();
             assertThat(recovered)
                     .as("the application recovers after the restart")
@@ -136,11 +139,5 @@ class RedisKilledTests {
 
     private static int post(Http http, String key) {
         return http.post("/orders", ORDER, "Idempotency-Key", key).status();
-    }
-
-    private static Map<Integer, Integer> counts(Map<Integer, AtomicInteger> statuses) {
-        Map<Integer, Integer> counts = new TreeMap<>();
-        statuses.forEach((status, count) -> counts.put(status, count.get()));
-        return counts;
     }
 }

@@ -98,12 +98,13 @@ class RedisPausedTests {
 
             ReliabilityReport.measured(
                     "3",
-                    "while paused: " + counts(pausedStatuses) + " over " + keysSent.size() + " keys, executions "
+                    "while paused: " + StatusCounts.of(pausedStatuses) + " over " + keysSent.size()
+                            + " keys, executions "
                             + duringPause + "; claims executed by Redis after their 503 (stray): " + strayClaims
                             + "; retry right after resume: " + rightAfterResume + "; retry one lease later: "
                             + afterLease + "; keys by executions " + keysByExecutions);
             assertThat(keysSent).as("requests sent while paused").isNotEmpty();
-            assertThat(counts(pausedStatuses).keySet())
+            assertThat(StatusCounts.of(pausedStatuses).keySet())
                     .as("statuses while paused")
                     .containsOnly(503);
             assertThat(duringPause).as("executions while paused").isZero();
@@ -116,12 +117,6 @@ class RedisPausedTests {
 
     private static int post(Http http, String key) {
         return http.post("/orders", ORDER, "Idempotency-Key", key).status();
-    }
-
-    private static Map<Integer, Integer> counts(Map<Integer, AtomicInteger> statuses) {
-        Map<Integer, Integer> counts = new TreeMap<>();
-        statuses.forEach((status, count) -> counts.put(status, count.get()));
-        return counts;
     }
 
     @Test

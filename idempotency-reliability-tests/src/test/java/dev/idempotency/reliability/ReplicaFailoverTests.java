@@ -12,6 +12,7 @@ import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.RedisInfo;
 import dev.idempotency.testsupport.RedisReplicaPair;
 import dev.idempotency.testsupport.RedisServer;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -379,9 +380,9 @@ class ReplicaFailoverTests {
             boolean linked = Race.await(Duration.ofSeconds(10), 2, () -> {
                 String replicaInfo = replica.replication();
                 String masterInfo = master.replication();
-                return "up".equals(RedisAdmin.field(replicaInfo, "master_link_status"))
-                        && "1".equals(RedisAdmin.field(masterInfo, "connected_slaves"))
-                        && RedisAdmin.field(masterInfo, "slave0").contains("state=online");
+                return "up".equals(RedisInfo.field(replicaInfo, "master_link_status"))
+                        && "1".equals(RedisInfo.field(masterInfo, "connected_slaves"))
+                        && RedisInfo.field(masterInfo, "slave0").contains("state=online");
             });
             if (!linked) {
                 throw new IllegalStateException("replica did not link up: " + replica.replication());

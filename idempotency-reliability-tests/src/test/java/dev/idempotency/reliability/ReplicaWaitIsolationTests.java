@@ -7,6 +7,7 @@ import dev.idempotency.lock.LockHandle;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.RedisInfo;
 import dev.idempotency.testsupport.RedisReplicaPair;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +101,7 @@ class ReplicaWaitIsolationTests {
         try (RedisAdmin admin =
                 new RedisAdmin(pair.master().host(), pair.master().port())) {
             return Integer.parseInt(
-                    RedisAdmin.field(admin.info("clients"), "blocked_clients").trim());
+                    RedisInfo.field(admin.info("clients"), "blocked_clients").trim());
         }
     }
 

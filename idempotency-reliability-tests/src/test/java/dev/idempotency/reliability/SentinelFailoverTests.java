@@ -70,7 +70,8 @@ class SentinelFailoverTests {
             }
             ReliabilityReport.measured(
                     "17a",
-                    "master " + oldMaster + " -> " + sentinel.master().port() + "; while switching: " + counts(during)
+                    "master " + oldMaster + " -> " + sentinel.master().port() + "; while switching: "
+                            + StatusCounts.of(during)
                             + " until the application wrote to the new master (" + back + "); duplicates of the 50"
                             + " completed orders: " + duplicates + " (replayed " + replayed + "); 50 new orders: "
                             + fresh + "; keys run twice: " + runTwice);
@@ -93,9 +94,5 @@ class SentinelFailoverTests {
                         properties.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()),
                         java.util.Arrays.stream(more))
                 .toArray(String[]::new);
-    }
-
-    private static Map<Integer, Integer> counts(Map<Integer, AtomicInteger> statuses) {
-        return MixedWorkload.counts(statuses);
     }
 }

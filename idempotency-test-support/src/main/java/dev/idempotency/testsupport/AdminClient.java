@@ -84,17 +84,8 @@ final class AdminClient implements AutoCloseable {
         return call(commands -> commands.info(section));
     }
 
-    /** Value of {@code name:value} in INFO output, or {@code ""}. */
-    static String field(String info, String name) {
-        return info.lines()
-                .filter(line -> line.startsWith(name + ":"))
-                .map(line -> line.substring(name.length() + 1).trim())
-                .findFirst()
-                .orElse("");
-    }
-
     boolean isMaster() {
-        return "master".equals(field(info("replication"), "role"));
+        return "master".equals(RedisInfo.field(info("replication"), "role"));
     }
 
     Map<String, Long> commandStats() {

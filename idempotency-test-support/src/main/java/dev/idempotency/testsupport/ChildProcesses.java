@@ -1,6 +1,7 @@
 package dev.idempotency.testsupport;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -31,6 +32,30 @@ final class ChildProcesses {
         LIVE.add(process);
         process.onExit().thenRun(() -> LIVE.remove(process));
         return process;
+    }
+
+    /**
+     * Runs {@code builder}, which sends the command's output to {@code log}, and waits at most {@code timeoutSeconds}
+     * for it to succeed. A failure, a timeout or an interrupt throws, naming the command and quoting what it wrote.
+     */
+    static void runToSuccess(ProcessBuilder builder, Path log, long timeoutSeconds) throws IOException {
+        String command = String.join(" ", builder.command());
+        Process process = start(builder);
+        try {
+            boolean exited = process.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+            if (!exited) {
+                kill(process);
+            }
+            if (!exited || process.exitValue() != 0) {
+                throw new IllegalStateException(command
+                        + (exited ? " failed with exit code " + process.exitValue() : " timed out") + ":\n"
+                        + Files.readString(log, StandardCharsets.UTF_8));
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while running " + command, e);
+        }
     }
 
     /** SIGKILL and wait for the exit, so the port is free when this returns. SIGKILL also ends a stopped process. */

@@ -2,13 +2,11 @@ package dev.idempotency.testsupport;
 
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** Starts cluster-enabled nodes and joins them with {@code redis-cli --cluster create}. */
 final class ClusterBootstrap {
@@ -49,22 +47,12 @@ final class ClusterBootstrap {
         Path output = null;
         try {
             output = Files.createTempFile("redis-harness-cluster-create-", ".log");
-            Process process = ChildProcesses.start(
-                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(Redirect.to(output.toFile())));
-            boolean exited = process.waitFor(CREATE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (!exited) {
-                ChildProcesses.kill(process);
-            }
-            if (!exited || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command)
-                        + (exited ? " failed with exit code " + process.exitValue() : " timed out") + ":\n"
-                        + Files.readString(output, StandardCharsets.UTF_8));
-            }
+            ChildProcesses.runToSuccess(
+                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(Redirect.to(output.toFile())),
+                    output,
+                    CREATE_TIMEOUT_SECONDS);
         } catch (IOException e) {
             throw new IllegalStateException("Could not run " + String.join(" ", command), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while creating the Redis Cluster", e);
         } finally {
             if (output != null) {
                 output.toFile().delete();
@@ -83,12 +71,12 @@ final class ClusterBootstrap {
             Await.until(
                     READY_TIMEOUT,
                     "cluster_state:ok on " + node.address(),
-                    () -> "ok".equals(AdminClient.field(clusterInfo(node), "cluster_state")),
+                    () -> "ok".equals(RedisInfo.field(clusterInfo(node), "cluster_state")),
                     () -> "CLUSTER INFO:\n" + clusterInfo(node));
             Await.until(READY_TIMEOUT, "replica " + node.address() + " to link up with its master", () -> {
                 String replication = node.admin().info("replication");
-                return "master".equals(AdminClient.field(replication, "role"))
-                        || "up".equals(AdminClient.field(replication, "master_link_status"));
+                return "master".equals(RedisInfo.field(replication, "role"))
+                        || "up".equals(RedisInfo.field(replication, "master_link_status"));
             });
             Await.until(
                     READY_TIMEOUT,

@@ -203,7 +203,7 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
         /** What does not match yet, or {@code ""}. */
         private String mismatch() {
             for (RedisServer node : nodes) {
-                String state = AdminClient.field(ClusterBootstrap.clusterInfo(node), "cluster_state");
+                String state = RedisInfo.field(ClusterBootstrap.clusterInfo(node), "cluster_state");
                 if (!"ok".equals(state)) {
                     return node.address() + " reports cluster_state:" + state;
                 }
@@ -228,9 +228,9 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
             }
             for (RedisServer replica : shardReplicas) {
                 String replication = replica.admin().info("replication");
-                if (!"slave".equals(AdminClient.field(replication, "role"))
-                        || !Integer.toString(promoted.port()).equals(AdminClient.field(replication, "master_port"))
-                        || !"up".equals(AdminClient.field(replication, "master_link_status"))) {
+                if (!"slave".equals(RedisInfo.field(replication, "role"))
+                        || !Integer.toString(promoted.port()).equals(RedisInfo.field(replication, "master_port"))
+                        || !"up".equals(RedisInfo.field(replication, "master_link_status"))) {
                     return replica.address() + " is not linked up to " + promoted.address() + ":\n" + replication;
                 }
             }

@@ -77,6 +77,6 @@ public final class RedisReplicaPair implements AutoCloseable {
         Await.until(
                 LINK_TIMEOUT,
                 "replica " + replica.address() + " to report master_link_status:up",
-                () -> "up".equals(AdminClient.field(replica.admin().info("replication"), "master_link_status")));
+                () -> "up".equals(RedisInfo.field(replica.admin().info("replication"), "master_link_status")));
     }
 }

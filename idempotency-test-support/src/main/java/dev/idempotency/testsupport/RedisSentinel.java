@@ -181,12 +181,12 @@ public final class RedisSentinel implements RedisTopology, AutoCloseable {
         RedisServer oldMaster = master();
         RedisServer promoted = replica();
         awaitLinkedTo(promoted, oldMaster, FAILOVER_TIMEOUT);
-        long written = Long.parseLong(AdminClient.field(oldMaster.admin().info("replication"), "master_repl_offset"));
+        long written = Long.parseLong(RedisInfo.field(oldMaster.admin().info("replication"), "master_repl_offset"));
         Await.until(
                 FAILOVER_TIMEOUT,
                 "replica " + promoted.address() + " to catch up with offset " + written + " of " + oldMaster.address(),
-                () -> reachable(() ->
-                        Long.parseLong(AdminClient.field(promoted.admin().info("replication"), "slave_repl_offset"))
+                () -> reachable(
+                        () -> Long.parseLong(RedisInfo.field(promoted.admin().info("replication"), "slave_repl_offset"))
                                 >= written),
                 () -> replication(promoted));
         // A Sentinel with a stale view of the replica would turn it back into one when it reports role master.
@@ -404,7 +404,7 @@ public final class RedisSentinel implements RedisTopology, AutoCloseable {
             Await.until(
                     timeout,
                     "Sentinel " + sentinel.address() + " to report " + expected,
-                    () -> AdminClient.field(sentinel.admin().info("sentinel"), "master0")
+                    () -> RedisInfo.field(sentinel.admin().info("sentinel"), "master0")
                             .endsWith(expected),
                     () -> sentinelView() + "\n" + sentinel.diagnostics());
         }
@@ -433,9 +433,9 @@ public final class RedisSentinel implements RedisTopology, AutoCloseable {
 
     private static boolean linkedTo(RedisServer replica, RedisServer master) {
         String replication = replica.admin().info("replication");
-        return "slave".equals(AdminClient.field(replication, "role"))
-                && Integer.toString(master.port()).equals(AdminClient.field(replication, "master_port"))
-                && "up".equals(AdminClient.field(replication, "master_link_status"));
+        return "slave".equals(RedisInfo.field(replication, "role"))
+                && Integer.toString(master.port()).equals(RedisInfo.field(replication, "master_port"))
+                && "up".equals(RedisInfo.field(replication, "master_link_status"));
     }
 
     private static String replication(RedisServer node) {
@@ -452,7 +452,7 @@ public final class RedisSentinel implements RedisTopology, AutoCloseable {
         for (RedisServer sentinel : sentinels) {
             view.append("Sentinel ").append(sentinel.address()).append(": ");
             try {
-                view.append(AdminClient.field(sentinel.admin().info("sentinel"), "master0"));
+                view.append(RedisInfo.field(sentinel.admin().info("sentinel"), "master0"));
             } catch (RuntimeException e) {
                 view.append("(INFO failed: ").append(e).append(")");
             }

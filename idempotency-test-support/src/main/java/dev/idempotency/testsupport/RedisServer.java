@@ -43,7 +43,7 @@ public final class RedisServer implements RedisTopology, AutoCloseable {
         this.aclUser = aclUser;
         this.admin = new AdminClient(backend.host(), backend.port(), tls);
         awaitReady();
-        this.version = AdminClient.field(admin.info("server"), "redis_version");
+        this.version = RedisInfo.field(admin.info("server"), "redis_version");
         if (aclUser != null) {
             checkLogin(aclUser);
         }

@@ -15,7 +15,6 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -131,25 +130,13 @@ final class TlsCertificates {
         command.add(openssl.toString());
         command.addAll(List.of(args));
         Path output = dir.resolve("openssl.log");
-        Process process = ChildProcesses.start(new ProcessBuilder(command)
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(Redirect.appendTo(output.toFile())));
-        try {
-            boolean exited = process.waitFor(OPENSSL_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            if (!exited) {
-                ChildProcesses.kill(process);
-            }
-            if (!exited || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command)
-                        + (exited ? " failed with exit code " + process.exitValue() : " timed out") + ":\n"
-                        + Files.readString(output, StandardCharsets.UTF_8));
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while running " + String.join(" ", command), e);
-        }
+        ChildProcesses.runToSuccess(
+                new ProcessBuilder(command)
+                        .directory(dir.toFile())
+                        .redirectErrorStream(true)
+                        .redirectOutput(Redirect.appendTo(output.toFile())),
+                output,
+                OPENSSL_TIMEOUT_SECONDS);
     }
 
     /**
