@@ -40,6 +40,7 @@ class CallerRetryTests {
             RetryPolicy.builder().maxRetries(2).delay(Duration.ofMillis(20)).build());
 
     private static ServerLedger ledger;
+    private static ClientApp.Proxied app;
     private static DroppingProxy proxy;
     private static ConfigurableApplicationContext client;
     private static RestClient orders;
@@ -47,18 +48,16 @@ class CallerRetryTests {
     @BeforeAll
     static void start() throws IOException {
         ledger = OrderServer.ledger();
-        proxy = new DroppingProxy(OrderServer.port());
-        client = ClientApp.builder(proxy.baseUrl())
-                .sources(RetryingCheckout.class)
-                .properties("idempotency.client.max-attempts=1")
-                .run();
+        app = ClientApp.throughProxy(
+                builder -> builder.sources(RetryingCheckout.class).properties("idempotency.client.max-attempts=1"));
+        proxy = app.proxy();
+        client = app.context();
         orders = ClientApp.restClient(client);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        client.close();
-        proxy.close();
+        app.close();
     }
 
     @Test

@@ -1,11 +1,14 @@
 package dev.idempotency.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
+import java.util.function.UnaryOperator;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.service.registry.ImportHttpServices;
@@ -33,6 +36,22 @@ class ClientApp {
                         "idempotency.client.enabled=true",
                         "spring.http.serviceclient.orders.base-url=" + serverUrl,
                         "client-tests.server-url=" + serverUrl);
+    }
+
+    /** Starts a client application, set up by {@code setup}, that reaches the order server through a new proxy. */
+    static Proxied throughProxy(UnaryOperator<SpringApplicationBuilder> setup) throws IOException {
+        DroppingProxy proxy = new DroppingProxy(OrderServer.port());
+        return new Proxied(proxy, setup.apply(builder(proxy.baseUrl())).run());
+    }
+
+    /** A client application and the proxy in front of the order server; closing stops both. */
+    record Proxied(DroppingProxy proxy, ConfigurableApplicationContext context) implements AutoCloseable {
+
+        @Override
+        public void close() throws IOException {
+            context.close();
+            proxy.close();
+        }
     }
 
     static RestClient restClient(ApplicationContext client) {

@@ -26,6 +26,7 @@ class RestClientNetworkFaultTests {
     private static final Map<String, Object> ORDER = Map.of("item", "book");
 
     private static ServerLedger ledger;
+    private static ClientApp.Proxied app;
     private static DroppingProxy proxy;
     private static ConfigurableApplicationContext client;
     private static RestClient orders;
@@ -33,17 +34,15 @@ class RestClientNetworkFaultTests {
     @BeforeAll
     static void start() throws IOException {
         ledger = OrderServer.ledger();
-        proxy = new DroppingProxy(OrderServer.port());
-        client = ClientApp.builder(proxy.baseUrl())
-                .properties("idempotency.client.backoff=20ms")
-                .run();
+        app = ClientApp.throughProxy(builder -> builder.properties("idempotency.client.backoff=20ms"));
+        proxy = app.proxy();
+        client = app.context();
         orders = ClientApp.restClient(client);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        client.close();
-        proxy.close();
+        app.close();
     }
 
     @Test
@@ -58,7 +57,7 @@ class RestClientNetworkFaultTests {
         assertThat(proxy.dropped()).as("the first reply was lost").isEqualTo(dropped + 1);
         assertThat(response.getStatusCode().value()).isEqualTo(201);
         assertThat(response.getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
-        List<String> keys = keysSeen(response);
+        List<String> keys = ledger.orderKeys(response);
         assertThat(keys).hasSize(2);
         assertThat(keys.get(0)).matches("[A-Za-z0-9_-]{22}").isEqualTo(keys.get(1));
         assertThat(ledger.runs("orders", keys.get(0)))
@@ -77,7 +76,7 @@ class RestClientNetworkFaultTests {
 
         assertThat(response.getStatusCode().value()).isEqualTo(201);
         assertThat(response.getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
-        List<String> keys = keysSeen(response);
+        List<String> keys = ledger.orderKeys(response);
         assertThat(keys).hasSize(2).allMatch(key -> key.startsWith("checkout-42-"));
         assertThat(keys.get(0)).isEqualTo(keys.get(1));
         assertThat(ledger.runs("orders", keys.get(0))).isEqualTo(1);
@@ -134,14 +133,5 @@ class RestClientNetworkFaultTests {
         List<Exchange> seen = ledger.exchanges("/orders/count");
         assertThat(seen).hasSize(1);
         assertThat(seen.get(0).key()).isNull();
-    }
-
-    /** The keys the server saw for the order in {@code response}, in the order it saw them. */
-    private static List<String> keysSeen(ResponseEntity<String> response) {
-        String location = String.valueOf(response.getHeaders().getLocation());
-        return ledger.exchanges("/orders").stream()
-                .map(Exchange::key)
-                .filter(key -> key != null && location.startsWith("/orders/o-" + key + "-"))
-                .toList();
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
 
 /**
  * What the order server saw: every exchange with the key it carried, in the order it arrived, and how often each
@@ -71,6 +72,15 @@ final class ServerLedger {
             LockSupport.parkNanos(Duration.ofMillis(5).toNanos());
         }
         return on(path).map(Received::exchange).toList();
+    }
+
+    /** The keys the server saw for the order {@code response} created, in the order it saw them. */
+    List<String> orderKeys(ResponseEntity<?> response) {
+        String location = String.valueOf(response.getHeaders().getLocation());
+        return exchanges("/orders").stream()
+                .map(Exchange::key)
+                .filter(key -> key != null && location.startsWith("/orders/o-" + key + "-"))
+                .toList();
     }
 
     private Stream<Received> on(String path) {

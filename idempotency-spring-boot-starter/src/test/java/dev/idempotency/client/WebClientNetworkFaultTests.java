@@ -3,7 +3,6 @@ package dev.idempotency.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idempotency.client.ServerLedger.Exchange;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +26,7 @@ class WebClientNetworkFaultTests {
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
     private static ServerLedger ledger;
+    private static ClientApp.Proxied app;
     private static DroppingProxy proxy;
     private static ConfigurableApplicationContext client;
     private static WebClient orders;
@@ -34,17 +34,15 @@ class WebClientNetworkFaultTests {
     @BeforeAll
     static void start() throws IOException {
         ledger = OrderServer.ledger();
-        proxy = new DroppingProxy(OrderServer.port());
-        client = ClientApp.builder(proxy.baseUrl())
-                .properties("idempotency.client.backoff=20ms")
-                .run();
+        app = ClientApp.throughProxy(builder -> builder.properties("idempotency.client.backoff=20ms"));
+        proxy = app.proxy();
+        client = app.context();
         orders = ClientApp.webClient(client);
     }
 
     @AfterAll
     static void stop() throws IOException {
-        client.close();
-        proxy.close();
+        app.close();
     }
 
     @Test
@@ -63,11 +61,7 @@ class WebClientNetworkFaultTests {
         assertThat(proxy.dropped()).as("the first reply was lost").isEqualTo(dropped + 1);
         assertThat(response.getStatusCode().value()).isEqualTo(201);
         assertThat(response.getHeaders().getFirst("Idempotent-Replayed")).isEqualTo("true");
-        String location = String.valueOf(response.getHeaders().getLocation());
-        List<String> keys = ledger.exchanges("/orders").stream()
-                .map(Exchange::key)
-                .filter(key -> key != null && location.startsWith("/orders/o-" + key + "-"))
-                .toList();
+        List<String> keys = ledger.orderKeys(response);
         assertThat(keys).hasSize(2);
         assertThat(keys.get(0)).matches("[A-Za-z0-9_-]{22}").isEqualTo(keys.get(1));
         assertThat(ledger.runs("orders", keys.get(0))).isEqualTo(1);
