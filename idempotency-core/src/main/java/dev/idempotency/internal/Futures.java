@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 /** Blocking on the library's own futures, with their failures as the exceptions the strategies threw. */
 public final class Futures {
@@ -28,6 +29,28 @@ public final class Futures {
         } catch (ExecutionException ex) {
             throw rethrowable(ex.getCause());
         }
+    }
+
+    /**
+     * Passes what {@code source} completes with on to {@code target}, unless {@code target} was completed (cancelled by
+     * a caller that gave up) first: a value that arrives then is handed to {@code unclaimed} instead, which undoes it
+     * (a lock acquired for nobody is released at once). Cancelling {@code target} cancels {@code source}.
+     */
+    public static <T> CompletableFuture<T> handOver(
+            CompletableFuture<? extends T> source, CompletableFuture<T> target, Consumer<? super T> unclaimed) {
+        target.whenComplete((value, failure) -> {
+            if (target.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+        source.whenComplete((value, failure) -> {
+            if (failure != null) {
+                target.completeExceptionally(unwrap(failure));
+            } else if (!target.complete(value)) {
+                unclaimed.accept(value);
+            }
+        });
+        return target;
     }
 
     /** The exception a failed future stands for, without the {@link CompletionException} wrapper. */

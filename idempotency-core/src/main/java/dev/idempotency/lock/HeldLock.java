@@ -2,16 +2,19 @@ package dev.idempotency.lock;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.internal.lease.Lease;
 import dev.idempotency.spi.Permit;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One acquisition of a lock, renewed while held. A thread that holds it may enter it again (blocking callers only);
- * the lock is released in Redis when the outermost hold ends. As a {@link Permit} it never fails: once the work ran, a
+ * One acquisition of a lock, renewed while held. A call nested in the call that holds it (or the thread that holds its
+ * handle) may enter it again; the lock is released in Redis when the outermost hold ends. As a {@link Permit} it never fails: once the work ran, a
  * lost lock or a failed release is logged and counted, and the lock is left to expire.
  */
 final class HeldLock implements Permit {
@@ -26,7 +29,7 @@ final class HeldLock implements Permit {
     private final @Nullable Thread holder;
     private final LockHandle handle = new LockHandle(this);
     private @Nullable Lease lease;
-    private int holds = 1;
+    private final AtomicInteger holds = new AtomicInteger(1);
 
     HeldLock(
             LeaseLockManager manager,
@@ -58,13 +61,18 @@ final class HeldLock implements Permit {
     }
 
     @Override
+    public void detach(Duration bound) {
+        lease().renewAtMostFor(bound);
+    }
+
+    @Override
     public CompletableFuture<Void> fail() {
         return releaseQuietly();
     }
 
     /** Leaves one hold; releases in Redis when it was the outermost. {@code true} when released as still held. */
     CompletableFuture<Boolean> release() {
-        if (holder != null && --holds > 0) {
+        if (holds.decrementAndGet() > 0) {
             return CompletableFuture.completedFuture(true);
         }
         return manager.release(this);
@@ -91,11 +99,12 @@ final class HeldLock implements Permit {
     }
 
     void enter() {
-        holds++;
+        holds.incrementAndGet();
     }
 
-    boolean isHeldBy(Thread thread) {
-        return holder == thread;
+    /** Whether the code running now is inside the call that holds this lock, or on the thread holding its handle. */
+    boolean isHeldByCurrentCall() {
+        return holder == Thread.currentThread() || (lease != null && ContextHolder.isBound(lease));
     }
 
     Lease lease() {

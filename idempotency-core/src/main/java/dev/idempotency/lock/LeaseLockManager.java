@@ -19,15 +19,20 @@ import dev.idempotency.spi.StrategyRunner;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
  * The {@code LOCK} strategy: lease locks on resource keys with {@code SET NX PX} and an owner value, a fencing token
- * from the same cluster slot, watchdog renewal at a third of the lease, compare-and-delete release, re-entry by the
- * holding thread, and waiters woken by the release itself. Usable without annotations:
+ * from the same cluster slot, watchdog renewal at a third of the lease, compare-and-delete release, and waiters woken
+ * by the release itself. A lock belongs to the call that acquired it, never to a thread: only a call nested in that
+ * call (or, for {@link #acquire}, the thread holding the handle) re-enters it without asking Redis, so a pooled thread
+ * that serves the next request while asynchronous work still holds the lock cannot slip in. Usable without
+ * annotations:
  *
  * <pre>{@code
  * Stock stock = locks.callLocked(sku, Duration.ofSeconds(30), Duration.ofSeconds(2), () -> inventory.reserve(sku));
@@ -43,7 +48,7 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
     private final LeaseRenewer renewer;
     private final LockReleaseSignals signals;
     private final StoreListener listener;
-    private final ConcurrentHashMap<String, HeldLock> heldByThreads = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, HeldLock> heldLocks = new ConcurrentHashMap<>();
 
     /**
      * Creates a manager; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
@@ -71,14 +76,15 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
     }
 
     /**
-     * Acquires the lock on {@code resource}, waiting up to {@code wait} for a busy lock; the holding thread may acquire
-     * it again (each acquisition is closed once).
+     * Acquires the lock on {@code resource}, waiting up to {@code wait} for a busy lock. The handle belongs to the
+     * calling thread, which may acquire it again (each acquisition is closed once); so may a call nested in a
+     * {@link #callLocked} of the same resource.
      *
      * @throws LockBusyException when another holder keeps it past {@code wait}
      * @throws dev.idempotency.IdempotencyStoreUnavailableException when Redis fails
      */
     public LockHandle acquire(String resource, Duration lease, Duration wait) {
-        return acquireBlocking(resource, lease, wait).handle();
+        return acquireBlocking(resource, lease, wait, Thread.currentThread()).handle();
     }
 
     /**
@@ -88,39 +94,52 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
     public <T, E extends Throwable> T callLocked(
             String resource, Duration lease, Duration wait, CheckedSupplier<T, E> work) throws E {
         return StrategyRunner.run(
-                () -> new Admission.Proceed(acquireBlocking(resource, lease, wait)), work, ResultCodec.none());
+                () -> new Admission.Proceed(acquireBlocking(resource, lease, wait, null)), work, ResultCodec.none());
     }
 
-    /** The lock on {@code resource} held by the current thread, if any (to read its fencing token deep in a call). */
+    /**
+     * The lock on {@code resource} held by the current call (the {@link #callLocked} or protected call this code runs
+     * in) or by this thread's {@link #acquire}, if any: to read its fencing token deep in a call.
+     */
     public Optional<LockHandle> heldByCurrentThread(String resource) {
-        HeldLock held = heldByThreads.get(keys.lock(resource));
-        return held != null && held.isHeldBy(Thread.currentThread()) ? Optional.of(held.handle()) : Optional.empty();
+        HeldLock mine = heldLocks.get(keys.lock(resource));
+        return mine != null && mine.isHeldByCurrentCall() ? Optional.of(mine.handle()) : Optional.empty();
     }
 
     @Override
     public Admission admit(ProtectedCall call) {
-        return new Admission.Proceed(acquireBlocking(call.key(), call.lease(), call.maxWait()));
+        return new Admission.Proceed(acquireBlocking(call.key(), call.lease(), call.maxWait(), null));
     }
 
+    /**
+     * Acquires without blocking. Cancelling the returned future stops the wait for a busy lock; a lock acquired after
+     * that is released at once.
+     */
     @Override
     public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
-        return acquireAsync(call.key(), call.lease(), call.maxWait(), null).thenApply(Admission.Proceed::new);
+        CompletableFuture<Admission> admission = new CompletableFuture<>();
+        return Futures.handOver(
+                acquireAsync(call.key(), call.lease(), call.maxWait(), null, admission::isDone)
+                        .thenApply(Admission.Proceed::new),
+                admission,
+                unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
     }
 
-    private HeldLock acquireBlocking(String resource, Duration lease, Duration wait) {
-        String key = keys.lock(resource);
-        HeldLock mine = heldByThreads.get(key);
-        if (mine != null && mine.isHeldBy(Thread.currentThread())) {
+    private HeldLock acquireBlocking(String resource, Duration lease, Duration wait, @Nullable Thread holder) {
+        HeldLock mine = heldLocks.get(keys.lock(resource));
+        if (mine != null && mine.isHeldByCurrentCall()) {
             mine.enter();
             return mine;
         }
-        HeldLock acquired = Futures.join(acquireAsync(resource, lease, wait, Thread.currentThread()));
-        heldByThreads.put(key, acquired);
-        return acquired;
+        return Futures.join(acquireAsync(resource, lease, wait, holder, () -> false));
     }
 
+    /**
+     * @param holder the thread that holds the handle ({@link #acquire}), or {@code null} for a lock held by a call
+     * @param gaveUp whether the caller stopped waiting: a wait then ends
+     */
     private CompletableFuture<HeldLock> acquireAsync(
-            String resource, Duration lease, Duration wait, @Nullable Thread holder) {
+            String resource, Duration lease, Duration wait, @Nullable Thread holder, BooleanSupplier gaveUp) {
         Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
         String key = keys.lock(resource);
         String owner = Owners.next();
@@ -135,7 +154,7 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
             long deadline = System.nanoTime() + wait.toNanos();
             return signals.subscribed().thenCompose(subscribed -> {
                 LockReleaseSignals.Signal signal = signals.register(key);
-                return awaitRelease(signal, resource, key, owner, lease, deadline, holder)
+                return awaitRelease(signal, resource, key, owner, lease, deadline, holder, gaveUp)
                         .whenComplete((held, failure) -> signals.unregister(key));
             });
         });
@@ -149,7 +168,11 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
             String owner,
             Duration lease,
             long deadline,
-            @Nullable Thread holder) {
+            @Nullable Thread holder,
+            BooleanSupplier gaveUp) {
+        if (gaveUp.getAsBoolean()) {
+            return CompletableFuture.failedFuture(new CancellationException("The caller stopped waiting"));
+        }
         long seen = signal.generation();
         long sentAt = System.nanoTime();
         return store.acquire(key, owner, lease).thenCompose(result -> {
@@ -162,7 +185,8 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
             }
             long pause = Math.min(left, Math.min(Duration.ofMillis(-result).toNanos(), FALLBACK_POLL.toNanos()));
             return signal.changeAfter(seen, Duration.ofNanos(pause))
-                    .thenCompose(changed -> awaitRelease(signal, resource, key, owner, lease, deadline, holder));
+                    .thenCompose(
+                            changed -> awaitRelease(signal, resource, key, owner, lease, deadline, holder, gaveUp));
         });
     }
 
@@ -174,8 +198,8 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
             Duration lease,
             long sentAt,
             @Nullable Thread holder) {
-        HeldLock held = new HeldLock(this, resource, key, owner, fencingToken, holder);
-        held.leased(renewer.start(
+        HeldLock acquired = new HeldLock(this, resource, key, owner, fencingToken, holder);
+        acquired.leased(renewer.start(
                 Strategy.LOCK,
                 key,
                 lease,
@@ -183,18 +207,19 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
                 OptionalLong.of(fencingToken),
                 () -> store.renew(key, owner, lease),
                 () -> {}));
-        return held;
+        heldLocks.put(key, acquired);
+        return acquired;
     }
 
     /** Releases {@code held} in Redis: {@code true} when it was still this owner's lock. */
-    CompletableFuture<Boolean> release(HeldLock held) {
-        heldByThreads.remove(held.key(), held);
-        renewer.end(held.lease());
-        return store.release(held.key(), held.owner()).thenApply(released -> {
-            if (!released && !held.lease().isLost()) {
+    CompletableFuture<Boolean> release(HeldLock lock) {
+        heldLocks.remove(lock.key(), lock);
+        renewer.end(lock.lease());
+        return store.release(lock.key(), lock.owner()).thenApply(released -> {
+            if (!released && !lock.lease().isLost()) {
                 listener.onLeaseLost(Strategy.LOCK);
             }
-            return released && !held.lease().isLost();
+            return released && !lock.lease().isLost();
         });
     }
 

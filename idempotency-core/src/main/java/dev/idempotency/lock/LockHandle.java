@@ -45,8 +45,8 @@ public final class LockHandle implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!lock.isHeldBy(Thread.currentThread())) {
-            throw new IllegalStateException("A lock can only be released by the thread that holds it");
+        if (!lock.isHeldByCurrentCall()) {
+            throw new IllegalStateException("A lock can only be released by the thread or call that holds it");
         }
         boolean released = Futures.join(lock.release());
         if (!released || isLost()) {

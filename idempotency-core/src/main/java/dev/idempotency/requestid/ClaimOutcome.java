@@ -14,6 +14,9 @@ sealed interface ClaimOutcome {
      */
     record Replay(byte[] result, byte[] value) implements ClaimOutcome {}
 
+    /** The work completed before, but its result was too large to keep: nothing to replay, nothing to run. */
+    record NotKept() implements ClaimOutcome {}
+
     /** Another execution holds the key and has not finished. */
     record InProgress() implements ClaimOutcome {}
 

@@ -7,6 +7,7 @@ import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.Lease;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.spi.Permit;
+import dev.idempotency.spi.StoreListener;
 import java.time.Duration;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +35,7 @@ final class ClaimPermit implements Permit {
     private final LeaseRenewer renewer;
     private final Scheduling scheduling;
     private final long maxResultSize;
+    private final StoreListener listener;
 
     ClaimPermit(
             RequestIdStore store,
@@ -42,7 +44,8 @@ final class ClaimPermit implements Permit {
             Duration lease,
             LeaseRenewer renewer,
             Scheduling scheduling,
-            long maxResultSize) {
+            long maxResultSize,
+            StoreListener listener) {
         this.store = store;
         this.claim = claim;
         this.ttl = ttl;
@@ -50,6 +53,7 @@ final class ClaimPermit implements Permit {
         this.renewer = renewer;
         this.scheduling = scheduling;
         this.maxResultSize = maxResultSize;
+        this.listener = listener;
         this.held = renewer.start(
                 Strategy.REQUEST_ID,
                 claim.recordKey(),
@@ -72,15 +76,31 @@ final class ClaimPermit implements Permit {
         }
         if (result.length > maxResultSize) {
             log.warn(
-                    "Result for {} is {} bytes, above the {} byte limit; returned but not stored",
+                    "Result for {} is {} bytes, above the {} byte limit; returned but not stored, and duplicates are"
+                            + " told so",
                     claim.recordKey(),
                     result.length,
                     maxResultSize);
-            return release();
+            return succeedWithoutResult();
         }
+        return store(result);
+    }
+
+    @Override
+    public CompletableFuture<Void> succeedWithoutResult() {
+        listener.onResultNotStored();
+        return store(null);
+    }
+
+    private CompletableFuture<Void> store(byte @Nullable [] result) {
         CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
         complete(result, System.nanoTime() + lease.toNanos(), FIRST_RETRY, firstAttempt);
         return firstAttempt;
+    }
+
+    @Override
+    public void detach(Duration bound) {
+        held.renewAtMostFor(bound);
     }
 
     @Override
@@ -88,16 +108,18 @@ final class ClaimPermit implements Permit {
         return release();
     }
 
-    private void complete(byte[] result, long deadline, Duration backoff, CompletableFuture<Void> firstAttempt) {
+    private void complete(
+            byte @Nullable [] result, long deadline, Duration backoff, CompletableFuture<Void> firstAttempt) {
         store.complete(claim, result, ttl).whenComplete((stored, failure) -> {
-            firstAttempt.complete(null);
             if (failure == null) {
-                renewer.end(held);
+                renewer.end(held); // before the caller hears of it: the work's context then says the lease is over
+                firstAttempt.complete(null);
                 if (!stored) {
                     log.warn("Claim {} passed to another execution before its result was stored", claim.recordKey());
                 }
                 return;
             }
+            firstAttempt.complete(null); // the caller does not wait for the retries
             String why = Futures.unwrap(failure).getMessage();
             if (System.nanoTime() + backoff.toNanos() - deadline > 0) {
                 renewer.end(held);

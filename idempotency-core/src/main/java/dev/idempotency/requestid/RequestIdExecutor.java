@@ -3,6 +3,7 @@ package dev.idempotency.requestid;
 import dev.idempotency.CheckedSupplier;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Futures;
@@ -17,7 +18,9 @@ import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.spi.StrategyRunner;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +52,8 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
 
     /**
      * @param maxResultSize largest encoded result stored, in bytes; a larger result is handed to its caller but not
-     *     stored (its claim is released, so a retry runs the work again), which keeps Redis memory bounded
+     *     stored, which keeps Redis memory bounded: the key is completed without it, and duplicates get a
+     *     {@link ResultNotStoredException} instead of a second execution
      * @param confirmations with wait-for-replicas, where claims and completions wait for replicas; else {@code null}
      */
     public RequestIdExecutor(
@@ -103,34 +107,75 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
                 codec);
     }
 
+    /**
+     * Claims without blocking. Cancelling the returned future stops a wait for a running duplicate; a claim won after
+     * that is released at once.
+     */
     @Override
     public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
-        return admit(
-                keys.requestId(call.scope(), call.operation(), call.key()),
-                call.fingerprint(),
-                call.ttl(),
-                call.lease(),
-                call.maxWait());
+        CompletableFuture<Admission> admission = new CompletableFuture<>();
+        return Futures.handOver(
+                admit(
+                        keys.requestId(call.scope(), call.operation(), call.key()),
+                        call.fingerprint(),
+                        call.ttl(),
+                        call.lease(),
+                        call.maxWait(),
+                        admission::isDone),
+                admission,
+                unclaimed -> {
+                    if (unclaimed instanceof Admission.Proceed proceed) {
+                        proceed.permit().fail();
+                    }
+                });
     }
 
     private CompletableFuture<Admission> admit(
             String recordKey, @Nullable String fingerprint, Duration ttl, Duration lease, Duration wait) {
-        Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
-        String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
-        return attempt(recordKey, print, ttl, lease, System.nanoTime() + wait.toNanos(), FIRST_POLL);
+        return admit(recordKey, fingerprint, ttl, lease, wait, () -> false);
     }
 
-    /** One claim; a duplicate that meets a running original polls again, without blocking, until the deadline. */
-    private CompletableFuture<Admission> attempt(
-            String recordKey, String print, Duration ttl, Duration lease, long deadline, Duration poll) {
-        return store.claim(recordKey, print, lease).thenCompose(outcome -> {
+    private CompletableFuture<Admission> admit(
+            String recordKey,
+            @Nullable String fingerprint,
+            Duration ttl,
+            Duration lease,
+            Duration wait,
+            BooleanSupplier gaveUp) {
+        Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
+        String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
+        Attempts attempts = new Attempts(recordKey, print, ttl, lease, System.nanoTime() + wait.toNanos(), gaveUp);
+        return attempt(attempts, FIRST_POLL);
+    }
+
+    /** What every claim attempt of one admission shares. */
+    private record Attempts(
+            String recordKey, String print, Duration ttl, Duration lease, long deadline, BooleanSupplier gaveUp) {}
+
+    /**
+     * One claim; a duplicate that meets a running original polls again, without blocking, until the deadline or until
+     * its caller gives up.
+     */
+    private CompletableFuture<Admission> attempt(Attempts attempts, Duration poll) {
+        String recordKey = attempts.recordKey();
+        Duration ttl = attempts.ttl();
+        Duration lease = attempts.lease();
+        long deadline = attempts.deadline();
+        if (attempts.gaveUp().getAsBoolean()) {
+            return CompletableFuture.failedFuture(new CancellationException("The caller stopped waiting"));
+        }
+        return store.claim(recordKey, attempts.print(), lease).thenCompose(outcome -> {
             if (outcome instanceof ClaimOutcome.Acquired acquired) {
-                return CompletableFuture.completedFuture(new Admission.Proceed(
-                        new ClaimPermit(store, acquired.claim(), ttl, lease, renewer, scheduling, maxResultSize)));
+                return CompletableFuture.completedFuture(new Admission.Proceed(new ClaimPermit(
+                        store, acquired.claim(), ttl, lease, renewer, scheduling, maxResultSize, listener)));
             }
             if (outcome instanceof ClaimOutcome.Replay replay) {
                 return CompletableFuture.completedFuture(
                         new Admission.Replay(replay.result(), () -> discard(recordKey, replay.value())));
+            }
+            if (outcome instanceof ClaimOutcome.NotKept) {
+                return CompletableFuture.failedFuture(new ResultNotStoredException(
+                        "The request with this idempotency key ran, but its result was too large to keep"));
             }
             if (outcome instanceof ClaimOutcome.Mismatch) {
                 return CompletableFuture.failedFuture(
@@ -143,9 +188,7 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
             }
             Duration pause = poll.toNanos() < remaining ? poll : Duration.ofNanos(remaining);
             Duration next = poll.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : poll.multipliedBy(2);
-            return scheduling
-                    .delay(pause)
-                    .thenCompose(elapsed -> attempt(recordKey, print, ttl, lease, deadline, next));
+            return scheduling.delay(pause).thenCompose(elapsed -> attempt(attempts, next));
         });
     }
 

@@ -118,7 +118,10 @@ final class RequestIdStore {
         if (record.mismatches(fingerprint)) {
             return new ClaimOutcome.Mismatch();
         }
-        return record.completed() ? new ClaimOutcome.Replay(record.result(), existing) : new ClaimOutcome.InProgress();
+        if (!record.completed()) {
+            return new ClaimOutcome.InProgress();
+        }
+        return record.kept() ? new ClaimOutcome.Replay(record.result(), existing) : new ClaimOutcome.NotKept();
     }
 
     /** The claim's write; with wait-for-replicas, a claim made is released unless enough replicas acknowledged it. */
@@ -179,9 +182,14 @@ final class RequestIdStore {
         return known;
     }
 
-    /** Stores the result for {@code ttl}; {@code false} when another execution holds the key now. */
-    CompletableFuture<Boolean> complete(Claim claim, byte[] result, Duration ttl) {
-        byte[] value = RequestRecord.completed(claim.fingerprint(), result);
+    /**
+     * Stores the result for {@code ttl} ({@code null}: completes the key without one); {@code false} when another
+     * execution holds the key now.
+     */
+    CompletableFuture<Boolean> complete(Claim claim, byte @Nullable [] result, Duration ttl) {
+        byte[] value = result == null
+                ? RequestRecord.notKept(claim.fingerprint())
+                : RequestRecord.completed(claim.fingerprint(), result);
         byte[] owned = RequestRecord.ownedPrefix(claim.owner());
         if (confirmations == null) {
             return ownedScript("complete", COMPLETE, claim.recordKey(), owned, value, millisArg(ttl));

@@ -8,12 +8,16 @@ import java.util.Arrays;
  * The value of a {@code REQUEST_ID} record, one Redis string. In progress: {@code P}, the owner id and the payload
  * fingerprint; fixed widths let the scripts check the owner with one {@code string.sub}. Completed: {@code C}, the
  * fingerprint and the stored result; no script guards a completed record, so it keeps no owner, which saves memory.
- * A duplicate reads everything in one reply.
+ * Completed without a result ({@code N} and the fingerprint): the work ran but its result was too large to keep, so
+ * duplicates are told so rather than run it again. A duplicate reads everything in one reply.
+ *
+ * @param kept whether a completed record holds its result
  */
-record RequestRecord(boolean completed, String fingerprint, byte[] result) {
+record RequestRecord(boolean completed, boolean kept, String fingerprint, byte[] result) {
 
     private static final String STATE_IN_PROGRESS = "P";
     private static final String STATE_COMPLETED = "C";
+    private static final String STATE_NOT_KEPT = "N";
 
     /** Stands for "no fingerprint" (fingerprinting switched off); the same width as a real one. */
     static final String NO_FINGERPRINT = "-".repeat(22);
@@ -32,6 +36,10 @@ record RequestRecord(boolean completed, String fingerprint, byte[] result) {
         return value;
     }
 
+    static byte[] notKept(String fingerprint) {
+        return (STATE_NOT_KEPT + fingerprint).getBytes(StandardCharsets.US_ASCII);
+    }
+
     /** What the guarded scripts compare the stored value's beginning with: in progress and owned by {@code owner}. */
     static byte[] ownedPrefix(String owner) {
         return (STATE_IN_PROGRESS + owner).getBytes(StandardCharsets.US_ASCII);
@@ -41,11 +49,17 @@ record RequestRecord(boolean completed, String fingerprint, byte[] result) {
         if (value.length >= COMPLETED_HEADER && value[0] == 'C') {
             return new RequestRecord(
                     true,
+                    true,
                     new String(value, 1, NO_FINGERPRINT.length(), StandardCharsets.US_ASCII),
                     Arrays.copyOfRange(value, COMPLETED_HEADER, value.length));
         }
+        if (value.length == COMPLETED_HEADER && value[0] == 'N') {
+            return new RequestRecord(
+                    true, false, new String(value, 1, NO_FINGERPRINT.length(), StandardCharsets.US_ASCII), value);
+        }
         if (value.length == IN_PROGRESS_LENGTH && value[0] == 'P') {
             return new RequestRecord(
+                    false,
                     false,
                     new String(value, 1 + Owners.LENGTH, NO_FINGERPRINT.length(), StandardCharsets.US_ASCII),
                     new byte[0]);

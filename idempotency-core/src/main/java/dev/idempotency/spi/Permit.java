@@ -1,6 +1,7 @@
 package dev.idempotency.spi;
 
 import dev.idempotency.IdempotencyContext;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -18,11 +19,29 @@ public interface Permit {
     IdempotencyContext context();
 
     /**
-     * The work succeeded. {@code REQUEST_ID} stores {@code result} for duplicates (or, when it is {@code null} or too
-     * large, releases the claim so that a retry runs again); {@code LOCK} releases the lock; {@code TOKEN} keeps the
-     * token used.
+     * The work succeeded. {@code REQUEST_ID} stores {@code result} for duplicates (when it is {@code null}, nothing
+     * worth storing, it releases the claim so that a retry runs again; when it is larger than the size limit, see
+     * {@link #succeedWithoutResult()}); {@code LOCK} releases the lock; {@code TOKEN} keeps the token used.
      */
     CompletableFuture<Void> succeed(byte @Nullable [] result);
+
+    /**
+     * The work succeeded, but its result cannot be kept (larger than the size limit, or streamed to its caller as it
+     * was made). {@code REQUEST_ID} completes the key without a result, so that duplicates get a
+     * {@link dev.idempotency.ResultNotStoredException} instead of a second execution; {@code LOCK} releases the lock;
+     * {@code TOKEN} keeps the token used.
+     */
+    default CompletableFuture<Void> succeedWithoutResult() {
+        return succeed(null);
+    }
+
+    /**
+     * The caller went away (disconnected, cancelled, or met the server's async timeout) while the work runs on: the
+     * claim or lock is still renewed, for at most {@code bound} from now. Past that the renewal stops and the claim or
+     * lock expires with its lease, so that work which never ends cannot hold a key for ever. Settle as usual when the
+     * work ends.
+     */
+    default void detach(Duration bound) {}
 
     /** The work failed: the claim is released, the token restored or the lock released, so a retry can run. */
     CompletableFuture<Void> fail();

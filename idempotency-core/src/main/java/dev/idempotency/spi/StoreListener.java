@@ -33,4 +33,10 @@ public interface StoreListener {
 
     /** A stored result could not be decoded; it was discarded and the work ran again. */
     default void onUndecodableResult() {}
+
+    /**
+     * A call's work completed but its result was too large to keep: its key was completed without it, and duplicates
+     * are told so instead of running the work again.
+     */
+    default void onResultNotStored() {}
 }

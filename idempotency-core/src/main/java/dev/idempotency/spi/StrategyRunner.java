@@ -81,28 +81,61 @@ public final class StrategyRunner {
     /**
      * The non-blocking form of {@link #admit}: completes when Redis answered, with a decoded replay or the permit.
      * Completes exceptionally as the admission does, or when a second stored result in a row cannot be decoded.
+     * Cancelling the returned future stops a wait for a running duplicate or a busy lock, and a permit granted after
+     * that is settled as failed at once (claim released, token restored, lock released): nobody runs its work.
      */
     public static <T> CompletableFuture<Admitted<T>> admitAsync(
             Supplier<CompletableFuture<Admission>> admission, Function<byte[], T> decode) {
-        return admitAsync(admission, decode, 1);
+        CompletableFuture<Admitted<T>> admitted = new CompletableFuture<>();
+        admitAsync(admission, decode, 1, admitted);
+        return admitted;
     }
 
-    private static <T> CompletableFuture<Admitted<T>> admitAsync(
-            Supplier<CompletableFuture<Admission>> admission, Function<byte[], T> decode, int attempt) {
-        return admission.get().thenCompose(admitted -> {
-            if (admitted instanceof Admission.Proceed proceed) {
-                return CompletableFuture.completedFuture(new Admitted<>(proceed.permit(), null));
-            }
-            Admission.Replay replay = (Admission.Replay) admitted;
-            try {
-                return CompletableFuture.completedFuture(new Admitted<>(null, decode.apply(replay.result())));
-            } catch (RuntimeException undecodable) {
-                if (attempt == MAX_ADMISSIONS) {
-                    return CompletableFuture.failedFuture(undecodable);
+    private static <T> void admitAsync(
+            Supplier<CompletableFuture<Admission>> admission,
+            Function<byte[], T> decode,
+            int attempt,
+            CompletableFuture<Admitted<T>> admitted) {
+        CompletableFuture<Admission> source = admission.get();
+        source.whenComplete((answer, failure) -> {
+            if (failure != null) {
+                admitted.completeExceptionally(Futures.unwrap(failure));
+            } else if (answer instanceof Admission.Proceed proceed) {
+                if (!admitted.complete(new Admitted<>(proceed.permit(), null))) {
+                    proceed.permit().fail(); // the caller gave up while Redis answered: nobody runs the work
                 }
-                return replay.discard().get().thenCompose(discarded -> admitAsync(admission, decode, attempt + 1));
+            } else {
+                replayOrRetry((Admission.Replay) answer, admission, decode, attempt, admitted);
             }
         });
+        admitted.whenComplete((done, failure) -> {
+            if (admitted.isCancelled()) {
+                source.cancel(false);
+            }
+        });
+    }
+
+    private static <T> void replayOrRetry(
+            Admission.Replay replay,
+            Supplier<CompletableFuture<Admission>> admission,
+            Function<byte[], T> decode,
+            int attempt,
+            CompletableFuture<Admitted<T>> admitted) {
+        try {
+            admitted.complete(new Admitted<>(null, decode.apply(replay.result())));
+        } catch (RuntimeException undecodable) {
+            if (attempt == MAX_ADMISSIONS) {
+                admitted.completeExceptionally(undecodable);
+            } else {
+                replay.discard().get().whenComplete((discarded, failure) -> {
+                    if (failure != null) {
+                        admitted.completeExceptionally(Futures.unwrap(failure));
+                    } else if (!admitted.isDone()) {
+                        admitAsync(admission, decode, attempt + 1, admitted);
+                    }
+                });
+            }
+        }
     }
 
     /**

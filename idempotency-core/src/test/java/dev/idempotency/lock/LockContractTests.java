@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
+import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.support.RedisContract;
 import dev.idempotency.testsupport.Race;
@@ -196,6 +198,57 @@ class LockContractTests extends RedisContract {
                         .orElseThrow());
         ((Admission.Proceed) next).permit().fail().get(10, TimeUnit.SECONDS);
         assertThat(exists(keys.lock(sku))).isFalse();
+    }
+
+    @Test
+    void aLockHeldByAsynchronousWorkIsNotReenteredByTheNextCallOnTheSameThread() throws Exception {
+        String sku = newResource();
+        ProtectedCall call = new ProtectedCall("", "", sku, null, LEASE, LEASE, Duration.ZERO);
+        // A request thread admits an async handler's call, hands the work to another thread and goes back to its pool.
+        Admission first = locks.admit(call);
+        // The next request on that very thread, for the same resource, is another call: busy, not a second holder.
+        assertThatThrownBy(() -> locks.admit(call)).isInstanceOf(LockBusyException.class);
+        assertThat(locks.heldByCurrentThread(sku)).isEmpty();
+        ((Admission.Proceed) first).permit().succeed(null).get(10, TimeUnit.SECONDS);
+        assertThat(exists(keys.lock(sku))).isFalse();
+    }
+
+    @Test
+    void aCallNestedInTheHoldingCallReentersOnWhateverThreadItRuns() throws Exception {
+        String sku = newResource();
+        ProtectedCall call = new ProtectedCall("", "", sku, null, LEASE, LEASE, Duration.ZERO);
+        Permit outer = ((Admission.Proceed) locks.admitAsync(call).get(10, TimeUnit.SECONDS)).permit();
+        long nested = CompletableFuture.supplyAsync(() -> ContextHolder.callWith(
+                        outer.context(),
+                        () -> locks.callLocked(
+                                sku,
+                                LEASE,
+                                Duration.ZERO,
+                                () -> locks.heldByCurrentThread(sku)
+                                        .orElseThrow()
+                                        .fencingToken())))
+                .get(10, TimeUnit.SECONDS);
+        assertThat(nested).isEqualTo(outer.context().fencingToken().orElseThrow());
+        assertThat(exists(keys.lock(sku))).as("held until the outer call ends").isTrue();
+        outer.succeed(null).get(10, TimeUnit.SECONDS);
+        assertThat(exists(keys.lock(sku))).isFalse();
+        assertThat(outer.context().isLeaseHeld()).isFalse();
+    }
+
+    @Test
+    void aWaiterWhoseCallerGivesUpStopsWaitingAndTakesNoLock() throws Exception {
+        String sku = newResource();
+        ProtectedCall call = new ProtectedCall("", "", sku, null, LEASE, LEASE, Duration.ZERO);
+        Permit holder = ((Admission.Proceed) locks.admitAsync(call).get(10, TimeUnit.SECONDS)).permit();
+        CompletableFuture<Admission> waiting =
+                locks.admitAsync(new ProtectedCall("", "", sku, null, LEASE, LEASE, Duration.ofSeconds(30)));
+        assertThat(waiting).isNotDone();
+        waiting.cancel(false);
+        holder.succeed(null).get(10, TimeUnit.SECONDS);
+        // Had the waiter gone on, it would be woken by this release and hold the lock for nobody.
+        Admission next = locks.admitAsync(call).get(10, TimeUnit.SECONDS);
+        assertThat(next).isInstanceOf(Admission.Proceed.class);
+        ((Admission.Proceed) next).permit().succeed(null).get(10, TimeUnit.SECONDS);
     }
 
     @Test

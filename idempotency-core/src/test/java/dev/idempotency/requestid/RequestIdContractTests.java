@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.Strategy;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
@@ -16,10 +17,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
@@ -196,15 +199,65 @@ class RequestIdContractTests extends RedisContract {
     }
 
     @Test
-    void resultAboveTheSizeLimitIsReturnedButNotStored() {
+    void resultAboveTheSizeLimitCompletesTheKeyWithoutItAndDuplicatesDoNotRunAgain() {
         RequestIdExecutor limited = executor(10);
         RequestIdCall call = call(newKey(), Duration.ZERO);
-        assertThat(limited.execute(call, () -> "x".repeat(11), ResultCodec.utf8()))
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(limited.execute(
+                        call,
+                        () -> {
+                            runs.incrementAndGet();
+                            return "x".repeat(11);
+                        },
+                        ResultCodec.utf8()))
                 .hasSize(11);
-        assertThat(exists(call.recordKey())).isFalse();
-        assertThat(limited.execute(call, () -> "x".repeat(10), ResultCodec.utf8()))
+        assertThat(claim(call.recordKey(), null, LEASE)).isInstanceOf(ClaimOutcome.NotKept.class);
+        assertThat(pttl(call.recordKey())).isBetween(1L, TTL.toMillis());
+        assertThatThrownBy(() -> limited.execute(
+                        call,
+                        () -> {
+                            runs.incrementAndGet();
+                            return "x";
+                        },
+                        ResultCodec.utf8()))
+                .isInstanceOf(ResultNotStoredException.class);
+        assertThat(runs).hasValue(1);
+        RequestIdCall small = call(newKey(), Duration.ZERO);
+        assertThat(limited.execute(small, () -> "x".repeat(10), ResultCodec.utf8()))
                 .hasSize(10);
-        assertThat(claim(call.recordKey(), null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+        assertThat(claim(small.recordKey(), null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
+    }
+
+    @Test
+    void aWaitingDuplicateWhoseCallerGivesUpStopsWaitingAndClaimsNothing() throws Exception {
+        ProtectedCall call = new ProtectedCall(
+                "user", "POST /orders", UUID.randomUUID().toString(), null, TTL, LEASE, Duration.ZERO);
+        Admission first = executor.admitAsync(call).get(10, TimeUnit.SECONDS);
+        CompletableFuture<Admission> waiting = executor.admitAsync(new ProtectedCall(
+                call.scope(), call.operation(), call.key(), null, TTL, LEASE, Duration.ofSeconds(30)));
+        assertThat(waiting).isNotDone();
+        waiting.cancel(false);
+        ((Admission.Proceed) first).permit().fail().get(10, TimeUnit.SECONDS);
+        // Had the waiter gone on, it would hold the key now (it polls every 200 ms at most) and this would be 409.
+        Admission next = executor.admitAsync(call).get(10, TimeUnit.SECONDS);
+        assertThat(next).isInstanceOf(Admission.Proceed.class);
+        ((Admission.Proceed) next).permit().fail().get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void leaseIsNoLongerHeldOnceTheWorkIsSettled() {
+        RequestIdCall call = call(newKey(), Duration.ZERO);
+        AtomicReference<IdempotencyContext> seen = new AtomicReference<>();
+        executor.execute(
+                call,
+                () -> {
+                    seen.set(IdempotencyContext.current().orElseThrow());
+                    assertThat(seen.get().isLeaseHeld()).isTrue();
+                    return "done";
+                },
+                ResultCodec.utf8());
+        assertThat(seen.get().isLeaseHeld()).isFalse();
+        assertThat(seen.get().remaining()).isZero();
     }
 
     @Test

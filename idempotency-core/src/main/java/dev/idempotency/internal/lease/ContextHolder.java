@@ -4,21 +4,37 @@ import dev.idempotency.CheckedSupplier;
 import dev.idempotency.IdempotencyContext;
 import org.jspecify.annotations.Nullable;
 
-/** Binds the {@link IdempotencyContext} of protected work to the thread that runs it. */
+/**
+ * Binds the {@link IdempotencyContext} of protected work to the thread while that work runs on it. Nested protected
+ * calls stack their contexts, so that a nested call can tell that it runs inside an outer one (a lock is re-entered
+ * only by a call nested in the call that holds it, never by whatever else a pooled thread serves later).
+ */
 public final class ContextHolder {
 
-    private static final ThreadLocal<@Nullable IdempotencyContext> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<@Nullable Bound> CURRENT = new ThreadLocal<>();
 
     private ContextHolder() {}
 
+    /** The innermost context bound on this thread, if any. */
     public static @Nullable IdempotencyContext get() {
-        return CURRENT.get();
+        Bound bound = CURRENT.get();
+        return bound == null ? null : bound.context();
+    }
+
+    /** Whether {@code context} is bound on this thread: the current work runs inside the call that holds it. */
+    public static boolean isBound(IdempotencyContext context) {
+        for (Bound bound = CURRENT.get(); bound != null; bound = bound.outer()) {
+            if (bound.context() == context) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Runs {@code work} with {@code context} as the current one, restoring the outer context afterwards. */
     public static <T, E extends Throwable> T callWith(IdempotencyContext context, CheckedSupplier<T, E> work) throws E {
-        IdempotencyContext outer = CURRENT.get();
-        CURRENT.set(context);
+        Bound outer = CURRENT.get();
+        CURRENT.set(new Bound(context, outer));
         try {
             return work.get();
         } finally {
@@ -29,4 +45,7 @@ public final class ContextHolder {
             }
         }
     }
+
+    private record Bound(
+            IdempotencyContext context, @Nullable Bound outer) {}
 }

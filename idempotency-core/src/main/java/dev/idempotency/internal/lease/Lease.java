@@ -26,6 +26,7 @@ public final class Lease implements IdempotencyContext {
     private final AtomicBoolean lost = new AtomicBoolean();
     private volatile long confirmedAt;
     private volatile long nextRenewalAt;
+    private volatile long renewUntil = Long.MAX_VALUE;
     private volatile boolean ended;
     private volatile boolean renewalFailed;
 
@@ -57,9 +58,10 @@ public final class Lease implements IdempotencyContext {
         return fencingToken;
     }
 
+    /** {@code false} once the work's claim or lock was completed, released or lost. */
     @Override
     public boolean isLeaseHeld() {
-        return !lost.get() && System.nanoTime() - confirmedAt <= leaseNanos;
+        return !ended && !lost.get() && System.nanoTime() - confirmedAt <= leaseNanos;
     }
 
     @Override
@@ -85,6 +87,14 @@ public final class Lease implements IdempotencyContext {
         ended = true;
     }
 
+    /**
+     * Renews for at most {@code bound} from now (its work was detached from a caller that went away); then the lease
+     * runs out in Redis.
+     */
+    public void renewAtMostFor(Duration bound) {
+        renewUntil = System.nanoTime() + bound.toNanos();
+    }
+
     /** Renewal every third of the lease: two renewals can fail or be slow before the lease runs out. */
     long period() {
         return leaseNanos / 3;
@@ -92,6 +102,10 @@ public final class Lease implements IdempotencyContext {
 
     /** Called by the renewer's sweep: detects a lost lease, else sends a renewal once one is due. */
     void check(long now, LeaseRenewer renewer) {
+        if (renewUntil != Long.MAX_VALUE && now - renewUntil > 0) {
+            renewer.stopRenewing(this);
+            return;
+        }
         if (now - confirmedAt > leaseNanos) {
             renewer.lost(
                     this,

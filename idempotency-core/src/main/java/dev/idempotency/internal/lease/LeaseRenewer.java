@@ -76,6 +76,15 @@ public final class LeaseRenewer implements AutoCloseable {
         leases.remove(lease);
     }
 
+    void stopRenewing(Lease lease) {
+        leases.remove(lease);
+        log.warn(
+                "{} lease on {}: its caller went away and the work ran past the detached-renewal bound; no longer"
+                        + " renewed, it expires with its lease",
+                lease.strategy(),
+                lease.key());
+    }
+
     void lost(Lease lease, String why) {
         leases.remove(lease);
         if (lease.markLost()) {
