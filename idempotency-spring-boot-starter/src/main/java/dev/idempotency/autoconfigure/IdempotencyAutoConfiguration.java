@@ -145,7 +145,8 @@ public final class IdempotencyAutoConfiguration {
                 strategies.orderedStream().toList(),
                 scopes,
                 properties.getAnonymous() == IdempotencyProperties.AnonymousMode.REJECT,
-                InvocationObserver.composite(observers.orderedStream().toList()));
+                InvocationObserver.composite(observers.orderedStream().toList()),
+                properties.getDetachedRenewal());
     }
 
     @Bean

@@ -38,6 +38,12 @@ public class IdempotencyProperties implements InitializingBean {
     /** Order of the advisor that applies @Idempotent; the default runs outside @Transactional. */
     private int advisorOrder = IdempotencyAdvisor.DEFAULT_ORDER;
 
+    /**
+     * How long the claim or lock of work whose caller went away (disconnected, cancelled, or met the server's async
+     * timeout) is still renewed while the work runs on; past it the renewal stops and it expires with its lease.
+     */
+    private Duration detachedRenewal = Duration.ofMinutes(10);
+
     private final RequestId requestId = new RequestId();
 
     private final Token token = new Token();
@@ -97,6 +103,14 @@ public class IdempotencyProperties implements InitializingBean {
 
     public void setAdvisorOrder(int advisorOrder) {
         this.advisorOrder = advisorOrder;
+    }
+
+    public Duration getDetachedRenewal() {
+        return detachedRenewal;
+    }
+
+    public void setDetachedRenewal(Duration detachedRenewal) {
+        this.detachedRenewal = detachedRenewal;
     }
 
     public RequestId getRequestId() {

@@ -20,6 +20,7 @@ final class PropertiesValidation {
         if (requestId.getMaxResponseSize().toBytes() <= 0) {
             throw invalid("idempotency.request-id.max-response-size", requestId.getMaxResponseSize(), "positive");
         }
+        positive("idempotency.detached-renewal", properties.getDetachedRenewal());
         positive("idempotency.token.ttl", properties.getToken().getTtl());
         positive("idempotency.lock.lease", properties.getLock().getLease());
         notNegative("idempotency.lock.wait", properties.getLock().getWait());

@@ -7,6 +7,7 @@ import dev.idempotency.LockBusyException;
 import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.RetryableIdempotencyException;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.internal.Durations;
@@ -66,6 +67,7 @@ public final class KafkaErrorHandling {
                 InvalidIdempotencyKeyException.class,
                 PayloadMismatchException.class,
                 TokenAlreadyUsedException.class,
+                ResultNotStoredException.class,
                 InvalidTokenException.class);
         DefaultErrorHandler waiting = new DefaultErrorHandler(backOff(null, interval));
         waiting.setBackOffFunction((record, failure) -> backOff(failure, interval));

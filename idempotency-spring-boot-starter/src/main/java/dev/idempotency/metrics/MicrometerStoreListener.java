@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Times every Redis call in {@code idempotency.redis} (tags {@code kind}, {@code result}) and counts what went wrong
  * after the work ran: {@code idempotency.leases.lost} (tag {@code strategy}), {@code idempotency.locks.release.failed}
- * and {@code idempotency.results.undecodable}.
+ * , {@code idempotency.results.undecodable} and {@code idempotency.results.not.stored}.
  */
 final class MicrometerStoreListener implements StoreListener {
 
@@ -20,12 +20,14 @@ final class MicrometerStoreListener implements StoreListener {
     static final String LEASES_LOST = "idempotency.leases.lost";
     static final String LOCK_RELEASES_FAILED = "idempotency.locks.release.failed";
     static final String UNDECODABLE_RESULTS = "idempotency.results.undecodable";
+    static final String RESULTS_NOT_STORED = "idempotency.results.not.stored";
 
     private final MeterRegistry meters;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Strategy, Counter> lost = new ConcurrentHashMap<>();
     private final Counter releasesFailed;
     private final Counter undecodable;
+    private final Counter notStored;
 
     MicrometerStoreListener(MeterRegistry meters) {
         this.meters = meters;
@@ -34,6 +36,9 @@ final class MicrometerStoreListener implements StoreListener {
                 .register(meters);
         this.undecodable = Counter.builder(UNDECODABLE_RESULTS)
                 .description("Stored results that could not be decoded; the work ran again")
+                .register(meters);
+        this.notStored = Counter.builder(RESULTS_NOT_STORED)
+                .description("Calls that completed their key without a stored result (larger than the size limit)")
                 .register(meters);
     }
 
@@ -69,5 +74,10 @@ final class MicrometerStoreListener implements StoreListener {
     @Override
     public void onUndecodableResult() {
         undecodable.increment();
+    }
+
+    @Override
+    public void onResultNotStored() {
+        notStored.increment();
     }
 }

@@ -8,8 +8,10 @@ import dev.idempotency.LockBusyException;
 import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.TokenAlreadyUsedException;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 
 /** How one protected call ended, as metrics and traces tag it. */
 public enum Outcome {
@@ -31,6 +33,10 @@ public enum Outcome {
     TOKEN_INVALID,
     /** Someone else held the lock ({@link LockBusyException}). */
     LOCK_BUSY,
+    /** A duplicate of a call that ran but whose result was not kept ({@link ResultNotStoredException}). */
+    NOT_STORED,
+    /** The caller went away before its call was admitted; the method did not run. */
+    ABANDONED,
     /** The caller was anonymous and {@code idempotency.anonymous: reject} refused it. */
     ANONYMOUS,
     /** Redis failed and the policy said reject ({@link IdempotencyStoreUnavailableException}). */
@@ -56,6 +62,8 @@ public enum Outcome {
         if (failure instanceof TokenAlreadyUsedException) return TOKEN_USED;
         if (failure instanceof InvalidTokenException) return TOKEN_INVALID;
         if (failure instanceof LockBusyException) return LOCK_BUSY;
+        if (failure instanceof ResultNotStoredException) return NOT_STORED;
+        if (failure instanceof CancellationException) return ABANDONED;
         if (failure instanceof AnonymousCallerException) return ANONYMOUS;
         if (failure instanceof IdempotencyStoreUnavailableException) return STORE_UNAVAILABLE;
         return ERROR;

@@ -34,6 +34,7 @@ final class OperationProblems {
                     problems.add(Problem.INVALID_KEY); // only a client's header is validated; SpEL keys are hashed
                 }
                 problems.add(Problem.IN_PROGRESS);
+                problems.add(Problem.RESULT_NOT_STORED);
                 if (spec.fingerprint()) {
                     problems.add(Problem.MISMATCH);
                 }

@@ -8,9 +8,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
 
 /** Handlers that end in each outcome {@code release-on} names, under the default policy and under others. */
 @RestController
@@ -61,6 +64,35 @@ public class ReleaseController {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header("Retry-After", "30")
                 .body(Map.of("error", "maintenance", "run", count("503")));
+    }
+
+    @PostMapping("/release/status-exception-kept")
+    @Idempotent(policy = "keep-mapped-errors")
+    public String statusExceptionKept() {
+        throw new ResponseStatusException(HttpStatus.CONFLICT, "out of stock, run " + count("status-exception"));
+    }
+
+    @PostMapping("/release/annotated-exception-kept")
+    @Idempotent(policy = "keep-mapped-errors")
+    public String annotatedExceptionKept() {
+        throw new SoldOutException(count("annotated-exception"));
+    }
+
+    @PostMapping("/release/error-response-kept")
+    @Idempotent(policy = "keep-mapped-errors")
+    public String errorResponseKept() {
+        ProblemDetail problem =
+                ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, "reserved, run " + count("error-response"));
+        throw new ErrorResponseException(HttpStatus.CONFLICT, problem, null);
+    }
+
+    /** A domain error whose status comes from its annotation. */
+    @ResponseStatus(value = HttpStatus.CONFLICT, reason = "sold out")
+    static final class SoldOutException extends RuntimeException {
+
+        SoldOutException(int run) {
+            super("sold out, run " + run);
+        }
     }
 
     @ExceptionHandler(OutOfStockException.class)

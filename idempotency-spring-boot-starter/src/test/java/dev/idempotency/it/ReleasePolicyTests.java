@@ -10,7 +10,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code release-on}: which failed outcomes a retry runs again and which it gets replayed, exactly as sent, on both
@@ -65,6 +67,31 @@ class ReleasePolicyTests {
         assertThat(first.body()).contains("urn:shop:out-of-stock");
         assertReplayOf(first, retry);
         assertThat(release.runs("mapped-kept")).isEqualTo(before + 1);
+    }
+
+    /**
+     * Exceptions that carry their own status, answered by no {@code @ExceptionHandler}: Spring renders them (Spring MVC
+     * through {@code sendError} and the error page, WebFlux outside every filter), and the rendered response is
+     * classified like any other. WebFlux renders a bare {@code ErrorResponseException} as 500, which
+     * {@code server-error} releases, so that one runs again there.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"status-exception", "annotated-exception", "error-response"})
+    void withoutClientErrorExceptionAnExceptionWithItsOwnStatusIsClassifiedByTheResponseSpringRenders(String kind) {
+        String key = UUID.randomUUID().toString();
+        int before = release.runs(kind);
+        HttpResponse<String> first = http.post("/release/" + kind + "-kept", "", "Idempotency-Key", key);
+        HttpResponse<String> retry = http.post("/release/" + kind + "-kept", "", "Idempotency-Key", key);
+        assertThat(first.body()).isNotEmpty();
+        if (stack == Stack.WEBFLUX && kind.equals("error-response")) {
+            assertThat(first.statusCode()).isEqualTo(500);
+            assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+            assertThat(release.runs(kind)).isEqualTo(before + 2);
+            return;
+        }
+        assertThat(first.statusCode()).isEqualTo(409);
+        assertReplayOf(first, retry);
+        assertThat(release.runs(kind)).isEqualTo(before + 1);
     }
 
     @Test

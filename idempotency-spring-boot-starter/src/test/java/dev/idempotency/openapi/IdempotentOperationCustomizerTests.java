@@ -25,7 +25,7 @@ class IdempotentOperationCustomizerTests {
             assertThat(header.getRequired()).isTrue();
             assertThat(operation.getResponses()).containsKeys("200", "400", "409", "422", "503");
             assertProblems(operation.getResponses().get("400"), "missing-key", "invalid-key");
-            assertProblems(operation.getResponses().get("409"), "request-in-progress");
+            assertProblems(operation.getResponses().get("409"), "request-in-progress", "result-not-stored");
             assertProblems(operation.getResponses().get("422"), "payload-mismatch");
             assertProblems(operation.getResponses().get("503"), "store-unavailable");
             assertThat(operation.getResponses().get("409").getHeaders()).containsKey("Retry-After");

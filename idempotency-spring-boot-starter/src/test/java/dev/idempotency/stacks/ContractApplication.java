@@ -63,8 +63,13 @@ public class ContractApplication {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-    @Import({ReactiveOrdersController.class, ReactiveLedger.class})
-    static class Reactive {
+    @Import({ReactiveOrdersController.class, ReactiveLedger.class, ReactiveInfrastructure.class})
+    static class Reactive {}
+
+    /** Spring Security on WebFlux (HTTP basic, users alice and bob; every exchange permitted), event loops of its own. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    public static class ReactiveInfrastructure {
 
         @Bean
         SecurityWebFilterChain security(ServerHttpSecurity http) {

@@ -119,9 +119,10 @@ final class WebCallFixture implements AutoCloseable {
                 new RouteOperations(
                         new DefaultListableBeanFactory().getBeanProvider(RequestMappingHandlerMapping.class)),
                 jsonMapper,
-                requestIdSettings.getMaxResponseSize().toBytes());
+                requestIdSettings.getMaxResponseSize().toBytes(),
+                new ReplayedHeaders(requestIdSettings.getReplayedHeaders()));
         interceptor = new IdempotencyInterceptor(registry, List.of(new ServletFlowSelector(flow)), protection);
-        filter = new IdempotencyResponseFilter(new ReplayedHeaders(requestIdSettings.getReplayedHeaders()));
+        filter = new IdempotencyResponseFilter(new ReplayedHeaders(requestIdSettings.getReplayedHeaders()), jsonMapper);
         registry.register(Handler.class);
 
         requestId = new Endpoint("/request-id", handler::requestId);

@@ -6,6 +6,7 @@ import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.web.ReleaseOutcome;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
@@ -23,11 +24,31 @@ public final class HeldCall {
     private final Permit permit;
     private final OperationSpec spec;
     private final InvocationObserver.Scope observation;
+    private final Duration detachedRenewal;
 
-    public HeldCall(Permit permit, OperationSpec spec, InvocationObserver.Scope observation) {
+    /** @param detachedRenewal how long the permit is still renewed once its caller went away */
+    public HeldCall(Permit permit, OperationSpec spec, InvocationObserver.Scope observation, Duration detachedRenewal) {
         this.permit = permit;
         this.spec = spec;
         this.observation = observation;
+        this.detachedRenewal = detachedRenewal;
+    }
+
+    public Permit permit() {
+        return permit;
+    }
+
+    public OperationSpec spec() {
+        return spec;
+    }
+
+    public Duration detachedRenewal() {
+        return detachedRenewal;
+    }
+
+    /** The caller went away while the work runs on: see {@link Permit#detach}. */
+    public void detach() {
+        permit.detach(detachedRenewal);
     }
 
     /**
@@ -47,13 +68,24 @@ public final class HeldCall {
         }
         byte[] body = response.body();
         if (body == null) {
+            // The work ran: never again for this key. Duplicates are told that its response was not kept.
             log.warn(
-                    "Response of {} not stored ({}); a retry runs the handler again",
+                    "Response of {} not stored ({}); duplicates get 409 result-not-stored",
                     spec.name(),
                     response.whyNotCaptured());
-            return permit.fail();
+            return permit.succeedWithoutResult();
         }
         return permit.succeed(new StoredResponse(status, response.headers(), body).encode());
+    }
+
+    /**
+     * Whether a response with {@code status} (after {@code failure}, if any) is stored rather than released, so that
+     * its body is needed.
+     */
+    public boolean stores(@Nullable Throwable failure, int status) {
+        ReleaseOutcome outcome = ReleaseOutcome.of(failure != null, status);
+        return spec.strategy() == Strategy.REQUEST_ID
+                && (outcome == null || !spec.releaseOn().contains(outcome));
     }
 
     /** Ends the observation; call on the thread that ends the call. */

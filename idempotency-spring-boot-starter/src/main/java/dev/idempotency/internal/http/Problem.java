@@ -10,8 +10,10 @@ import dev.idempotency.LockLostException;
 import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.RetryableIdempotencyException;
 import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.web.StreamNotReplayableException;
 import java.net.URI;
 import java.util.OptionalLong;
 
@@ -29,6 +31,8 @@ public enum Problem {
     TOKEN_INVALID(400, "token-invalid", "Invalid token"),
     LOCK_BUSY(409, "lock-busy", "Resource busy"),
     LOCK_LOST(409, "lock-lost", "Lock lost while working"),
+    RESULT_NOT_STORED(409, "result-not-stored", "Request ran, result not stored"),
+    STREAM_NOT_REPLAYABLE(406, "stream-not-replayable", "Streamed response not replayable"),
     STORE_UNAVAILABLE(503, "store-unavailable", "Idempotency store unavailable");
 
     /** What clients read on a 503; the Redis error itself is server detail and goes to the log. */
@@ -55,6 +59,8 @@ public enum Problem {
         if (ex instanceof InvalidTokenException) return TOKEN_INVALID;
         if (ex instanceof LockBusyException) return LOCK_BUSY;
         if (ex instanceof LockLostException) return LOCK_LOST;
+        if (ex instanceof ResultNotStoredException) return RESULT_NOT_STORED;
+        if (ex instanceof StreamNotReplayableException) return STREAM_NOT_REPLAYABLE;
         if (ex instanceof IdempotencyStoreUnavailableException) return STORE_UNAVAILABLE;
         throw new IllegalStateException("No HTTP mapping for " + ex.getClass().getName());
     }

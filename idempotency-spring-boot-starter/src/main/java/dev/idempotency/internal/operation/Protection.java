@@ -5,6 +5,7 @@ import dev.idempotency.Strategy;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.scope.ScopeResolver;
 import dev.idempotency.spi.IdempotencyStrategy;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -16,16 +17,33 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Protection {
 
+    /** The default of {@code idempotency.detached-renewal}. */
+    public static final Duration DEFAULT_DETACHED_RENEWAL = Duration.ofMinutes(10);
+
     private final Map<Strategy, IdempotencyStrategy> strategies = new EnumMap<>(Strategy.class);
     private final ScopeResolver scopes;
     private final boolean rejectAnonymous;
     private final InvocationObserver observer;
+    private final Duration detachedRenewal;
 
     public Protection(
             List<IdempotencyStrategy> strategies,
             ScopeResolver scopes,
             boolean rejectAnonymous,
             InvocationObserver observer) {
+        this(strategies, scopes, rejectAnonymous, observer, DEFAULT_DETACHED_RENEWAL);
+    }
+
+    /**
+     * @param detachedRenewal how long a claim or lock is still renewed for work whose caller went away (see
+     *     {@link dev.idempotency.spi.Permit#detach})
+     */
+    public Protection(
+            List<IdempotencyStrategy> strategies,
+            ScopeResolver scopes,
+            boolean rejectAnonymous,
+            InvocationObserver observer,
+            Duration detachedRenewal) {
         strategies.forEach(strategy -> this.strategies.putIfAbsent(strategy.strategy(), strategy));
         for (Strategy strategy : Strategy.values()) {
             if (!this.strategies.containsKey(strategy)) {
@@ -35,6 +53,12 @@ public final class Protection {
         this.scopes = scopes;
         this.rejectAnonymous = rejectAnonymous;
         this.observer = observer;
+        this.detachedRenewal = detachedRenewal;
+    }
+
+    /** How long the work of a caller that went away keeps its claim or lock renewed. */
+    public Duration detachedRenewal() {
+        return detachedRenewal;
     }
 
     public IdempotencyStrategy strategy(Strategy strategy) {

@@ -12,6 +12,7 @@ import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StrategyRunner;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -43,7 +44,7 @@ public final class ReactiveCalls {
     }
 
     /**
-     * Admits the call when subscribed. Emits the admission, or empty {@link Optional} when Redis failed and the
+     * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission, or empty {@link Optional} when Redis failed and the
      * method may run unprotected ({@code on-store-failure: proceed}); a rejection ends the observation and errors.
      */
     public static <T> Mono<Optional<StrategyRunner.Admitted<T>>> admit(
@@ -51,10 +52,13 @@ public final class ReactiveCalls {
             InvocationObserver.Scope observation,
             Mono<ProtectedCall> protectedCall,
             Function<byte[], T> decode) {
-        return protectedCall
-                .flatMap(admitted -> Mono.fromFuture(
-                        () -> StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode)))
+        return Mono.defer(() -> protectedCall
+                        .flatMap(admitted -> Mono.fromFuture(() ->
+                                StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode)))
+                        .publishOn(Resumption.here()))
                 .map(Optional::of)
+                // The caller went away while waiting for a running duplicate or a busy lock: the wait ends there.
+                .doOnCancel(() -> observation.end(Outcome.ABANDONED, null))
                 .onErrorResume(failure -> {
                     if (Unprotected.mayRunUnprotected(call, failure)) {
                         observation.end(Outcome.UNPROTECTED, null);
@@ -63,6 +67,16 @@ public final class ReactiveCalls {
                     observation.end(Outcome.ofRejection(failure), failure);
                     return Mono.error(failure);
                 });
+    }
+
+    /**
+     * A call admitted after its caller went away: its permit is settled at once (claim released, token restored, lock
+     * released) and the work does not run.
+     */
+    public static Flux<Object> unclaimed(Permit permit, InvocationObserver.Scope observation) {
+        CancellationException gone = new CancellationException("The caller went away before the call was admitted");
+        observation.end(Outcome.ofRejection(gone), gone);
+        return Mono.fromFuture(permit::fail, true).thenMany(Flux.empty());
     }
 
     /**

@@ -28,7 +28,8 @@ import reactor.util.context.ContextView;
  * blocks. Admission happens when the returned publisher is subscribed, so the method itself runs only once admitted.
  * A layer's {@link ReactiveBinding} (WebFlux) takes the calls that are its own; the others are bean calls: the key
  * comes from SpEL, the value is stored ({@code Flux}: the list of its elements, which stream through as they come)
- * and a duplicate gets it back decoded. An error or a cancellation releases the claim and restores the token.
+ * and a duplicate gets it back decoded. An error releases the claim and restores the token; a subscriber that cancels
+ * once the call was admitted leaves the work running to its end (see {@link Detached}).
  */
 public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
 
@@ -80,7 +81,16 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
         return beanCall(call, context, many);
     }
 
+    /**
+     * A bean call runs detached from its subscriber once admitted: a subscriber that cancels then (an HTTP client that
+     * disconnects, a timeout) leaves the work to complete and be settled, so that a retry gets the stored result.
+     */
     private Flux<Object> beanCall(ProtectedInvocation call, ContextView context, boolean many) {
+        CallerGate caller = new CallerGate();
+        return Detached.run(admitAndRun(call, context, many, caller), context, caller::leave);
+    }
+
+    private Flux<Object> admitAndRun(ProtectedInvocation call, ContextView context, boolean many, CallerGate caller) {
         OperationSpec spec = call.spec();
         InvocationObserver.Scope observation = ReactiveCalls.observe(call, context);
         ResultCodec<@Nullable Object> codec = spec.beanCall().codec();
@@ -100,6 +110,9 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                     if (admitted.get().isReplay()) {
                         observation.end(Outcome.REPLAYED, null);
                         return replay(admitted.get().replayed(), many);
+                    }
+                    if (!caller.hold(admitted.get().permit(), call.protection().detachedRenewal())) {
+                        return ReactiveCalls.unclaimed(admitted.get().permit(), observation);
                     }
                     return held(call, new OncePermit(admitted.get().permit()), observation, many);
                 });
@@ -134,7 +147,7 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                     failure.set(error);
                     return permit.fail().then(Mono.error(error));
                 })
-                .doOnCancel(permit::cancel)
+                .doOnCancel(permit::cancel) // only the detached subscription cancels: the application is closing
                 .doFinally(signal -> observation.end(Outcome.EXECUTED, failure.get()));
     }
 }

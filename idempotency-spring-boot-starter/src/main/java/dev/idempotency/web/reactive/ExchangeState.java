@@ -3,6 +3,7 @@ package dev.idempotency.web.reactive;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.reactive.CallerGate;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,6 +30,7 @@ final class ExchangeState {
     private final long maxBytes;
     private final AtomicBoolean settled = new AtomicBoolean();
     private final AtomicBoolean replayed = new AtomicBoolean();
+    private final CallerGate caller = new CallerGate();
     private volatile @Nullable HeldCall held;
     private volatile @Nullable StoredResponse replay;
     private volatile @Nullable Throwable failure;
@@ -70,8 +72,24 @@ final class ExchangeState {
         return maxBytes;
     }
 
-    void hold(HeldCall call) {
+    /**
+     * Holds the admitted call until the response settles it: {@code false} when the client went away before it was
+     * admitted, and the work is not to run.
+     */
+    boolean hold(HeldCall call) {
+        if (!caller.hold(call.permit(), call.detachedRenewal())) {
+            return false;
+        }
         held = call;
+        return true;
+    }
+
+    /**
+     * The client went away (disconnected, or an outer operator cancelled): {@code true} when no call holds a permit yet,
+     * so that the exchange is cancelled; else the held call runs on, detached, and its response settles it as usual.
+     */
+    boolean clientLeft() {
+        return caller.leave();
     }
 
     /** A duplicate: {@code stored} is written instead of whatever the handler's result would have been. */
@@ -114,7 +132,7 @@ final class ExchangeState {
                 .doFinally(signal -> call.end(cause));
     }
 
-    /** The exchange ended with an error no handler answered, or was cancelled: release, restore, unlock. */
+    /** The exchange ended with an error no handler answered: release, restore, unlock. */
     void abandon(@Nullable Throwable cause) {
         HeldCall call = held;
         if (call != null && settled.compareAndSet(false, true)) {

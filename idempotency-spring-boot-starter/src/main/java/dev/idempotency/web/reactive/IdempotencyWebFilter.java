@@ -2,6 +2,7 @@ package dev.idempotency.web.reactive;
 
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.reactive.Detached;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
@@ -14,17 +15,23 @@ import reactor.core.publisher.Mono;
  * Gives every exchange an {@link ExchangeState} in its Reactor context, and its response a {@link RecordingResponse}.
  * The innermost filter, so that filters which transform responses run around it both when a response is stored and
  * when it is replayed. After the handler: a duplicate whose handler wrote nothing gets the stored response now, and a
- * held call whose handler wrote no body ({@code Mono<Void>}) is settled; an error that no exception handler answered,
- * or a cancelled exchange, releases the claim and restores the token.
+ * held call whose handler wrote no body ({@code Mono<Void>}) is settled. An error of a held call that no
+ * {@code @ExceptionHandler} answered is rendered here by the application's exception handlers (see
+ * {@link HeldErrors}) and settles the call as any response does; one that nothing renders releases the claim and
+ * restores the token. A client that goes away once its call was admitted does not end the call: the exchange runs on,
+ * {@link Detached detached}, and its response settles the call as if the client had stayed, so a retry gets
+ * {@code 409} meanwhile and then the replay, never a second execution.
  */
 final class IdempotencyWebFilter implements WebFilter, Ordered {
 
     private final ReplayedHeaders replayedHeaders;
     private final long maxResponseBytes;
+    private final HeldErrors heldErrors;
 
-    IdempotencyWebFilter(ReplayedHeaders replayedHeaders, long maxResponseBytes) {
+    IdempotencyWebFilter(ReplayedHeaders replayedHeaders, long maxResponseBytes, HeldErrors heldErrors) {
         this.replayedHeaders = replayedHeaders;
         this.maxResponseBytes = maxResponseBytes;
+        this.heldErrors = heldErrors;
     }
 
     @Override
@@ -41,13 +48,23 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
                     .response(new RecordingResponse(response, state))
                     .build();
             state.attach(recorded);
-            return chain.filter(recorded)
+            Mono<Void> handled = chain.filter(recorded)
+                    .onErrorResume(error -> renderHeld(state, recorded, error))
                     .then(Mono.defer(() -> afterHandler(state, response)))
                     .doOnError(state::abandon)
-                    .doOnCancel(() -> state.abandon(null))
                     .contextWrite(inner -> inner.put(ExchangeState.KEY, state)
                             .put(ServerWebExchangeContextFilter.EXCHANGE_CONTEXT_ATTRIBUTE, recorded));
+            return Detached.run(handled.flux(), context, state::clientLeft).then();
         });
+    }
+
+    /** An error of a held call is rendered here, so that its response is recorded and settles the call. */
+    private Mono<Void> renderHeld(ExchangeState state, ServerWebExchange recorded, Throwable error) {
+        if (state.pending() == null) {
+            return Mono.error(error);
+        }
+        state.failed(error);
+        return heldErrors.render(recorded, error);
     }
 
     private static Mono<Void> afterHandler(ExchangeState state, ServerHttpResponse response) {

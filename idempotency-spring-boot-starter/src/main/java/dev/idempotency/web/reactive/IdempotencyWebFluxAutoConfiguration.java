@@ -24,6 +24,7 @@ import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.web.reactive.DispatcherHandler;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.server.WebExceptionHandler;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -38,10 +39,12 @@ import tools.jackson.databind.json.JsonMapper;
 public final class IdempotencyWebFluxAutoConfiguration {
 
     @Bean
-    IdempotencyWebFilter idempotencyWebFilter(IdempotencyProperties properties) {
+    IdempotencyWebFilter idempotencyWebFilter(
+            IdempotencyProperties properties, ObjectProvider<WebExceptionHandler> exceptionHandlers) {
         return new IdempotencyWebFilter(
                 new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
-                properties.getRequestId().getMaxResponseSize().toBytes());
+                properties.getRequestId().getMaxResponseSize().toBytes(),
+                new HeldErrors(() -> exceptionHandlers.orderedStream().toList()));
     }
 
     @Bean

@@ -14,6 +14,7 @@ import dev.idempotency.observation.Outcome;
 import dev.idempotency.scope.ReactiveScopeResolver;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StrategyRunner;
+import dev.idempotency.web.StreamNotReplayableException;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,15 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
             return null;
         }
         InvocationObserver.Scope observation = ReactiveCalls.observe(call, context);
+        if (many
+                && call.spec().strategy() == Strategy.REQUEST_ID
+                && ReactiveStreams.requested(
+                        state.exchange().getRequest().getHeaders().getAccept())) {
+            StreamNotReplayableException refused = new StreamNotReplayableException(
+                    "This request asks for a stream, which cannot be replayed; ask for application/json");
+            observation.end(Outcome.ofRejection(refused), refused);
+            return Flux.error(refused);
+        }
         return admit(call, state, observation).flatMapMany(admitted -> {
             if (admitted.isEmpty()) {
                 return ReactiveCalls.proceed(call, null);
@@ -64,7 +74,13 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
                 replay(state, admission, observation);
                 return Flux.empty();
             }
-            state.hold(new HeldCall(admission.permit(), call.spec(), observation));
+            if (!state.hold(new HeldCall(
+                    admission.permit(),
+                    call.spec(),
+                    observation,
+                    call.protection().detachedRenewal()))) {
+                return ReactiveCalls.unclaimed(admission.permit(), observation);
+            }
             return ReactiveCalls.proceed(call, admission.permit()).doOnError(state::failed);
         });
     }
@@ -86,7 +102,10 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
             replay(state, admission, observation);
             return null;
         }
-        state.hold(new HeldCall(admission.permit(), call.spec(), observation));
+        if (!state.hold(new HeldCall(
+                admission.permit(), call.spec(), observation, call.protection().detachedRenewal()))) {
+            return ReactiveCalls.unclaimed(admission.permit(), observation).blockLast();
+        }
         try {
             return ContextHolder.callWith(admission.permit().context(), call::proceed);
         } catch (Throwable failure) {

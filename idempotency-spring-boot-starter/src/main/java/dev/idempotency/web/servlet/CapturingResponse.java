@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * that retries the moment it has the response finds the record (message converters flush as they finish, which would
  * otherwise send the response first). What is held is what message conversion, {@code ResponseBodyAdvice},
  * {@code @JsonView} and the handler itself wrote. Past the size limit the held bytes are sent and the rest streams
- * through (and the response is not stored); a response ended by {@code sendError} is not stored either, because the
- * container writes its body elsewhere.
+ * through (and the response is not stored); a response ended by {@code sendError} gets its body in the container's
+ * error dispatch, which {@link IdempotencyResponseFilter} captures with a wrapper of its own.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
 
@@ -50,6 +50,11 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     boolean overflowed() {
         return overflowed;
+    }
+
+    /** Whether the response was ended by {@code sendError}: the container renders its body in an error dispatch. */
+    boolean errorSent() {
+        return errorSent;
     }
 
     @Override

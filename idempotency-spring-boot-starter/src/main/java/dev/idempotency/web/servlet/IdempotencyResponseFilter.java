@@ -1,12 +1,16 @@
 package dev.idempotency.web.servlet;
 
 import dev.idempotency.internal.http.ReplayedHeaders;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
+import org.springframework.web.context.request.async.WebAsyncUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Gives every request an {@link ServletExchange}: the response is wrapped so that an idempotent handler's response can
@@ -16,9 +20,11 @@ import org.springframework.web.filter.OncePerRequestFilter;
 final class IdempotencyResponseFilter extends OncePerRequestFilter {
 
     private final ReplayedHeaders replayedHeaders;
+    private final JsonMapper jsonMapper;
 
-    IdempotencyResponseFilter(ReplayedHeaders replayedHeaders) {
+    IdempotencyResponseFilter(ReplayedHeaders replayedHeaders, JsonMapper jsonMapper) {
         this.replayedHeaders = replayedHeaders;
+        this.jsonMapper = jsonMapper;
     }
 
     /**
@@ -30,10 +36,23 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
         return false;
     }
 
+    /** Runs in the container's error dispatch too, which renders the body of a {@code sendError}. */
+    @Override
+    protected boolean shouldNotFilterErrorDispatch() {
+        return false;
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         ServletExchange exchange = ServletExchange.of(request);
+        if (exchange != null && request.getDispatcherType() == DispatcherType.ERROR) {
+            errorPage(request, response, chain, exchange);
+            return;
+        }
+        if (exchange != null && isAsyncDispatch(request) && endedWithoutTheWork(request, exchange)) {
+            return;
+        }
         HttpServletResponse passed = response;
         if (exchange == null || !isAsyncDispatch(request)) {
             exchange = new ServletExchange(new CapturingResponse(response), replayedHeaders);
@@ -53,5 +72,47 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
         } else {
             exchange.settle(true);
         }
+    }
+
+    /**
+     * The error page of a held call that ended by {@code sendError} ({@code ResponseStatusException},
+     * {@code @ResponseStatus}, {@code ErrorResponse} without problem details): captured and held back like any response,
+     * so that it is stored and replayed as sent when {@code release-on} keeps it.
+     */
+    private static void errorPage(
+            HttpServletRequest request, HttpServletResponse response, FilterChain chain, ServletExchange exchange)
+            throws ServletException, IOException {
+        if (!exchange.awaitsErrorPage()) {
+            chain.doFilter(request, response);
+            return;
+        }
+        CapturingResponse capture = exchange.errorPageCapture(response);
+        try {
+            chain.doFilter(request, capture);
+        } catch (IOException | ServletException | RuntimeException | Error ex) {
+            exchange.settleByErrorPage(null);
+            throw ex;
+        }
+        exchange.settleByErrorPage(capture);
+    }
+
+    /**
+     * The dispatch after the server's async timeout (or a connection error) while the held work still runs: the caller
+     * gets {@code 409 request-in-progress} (a timeout) or nothing more (a broken connection), and the work's own end
+     * settles the call. Spring MVC's timeout answer, 503, would tell the caller that nothing ran.
+     */
+    private boolean endedWithoutTheWork(HttpServletRequest request, ServletExchange exchange) throws IOException {
+        boolean timedOut =
+                WebAsyncUtils.getAsyncManager(request).getConcurrentResult() instanceof AsyncRequestTimeoutException;
+        if (timedOut) {
+            exchange.detachFromCaller();
+        }
+        if (!exchange.isDetached()) {
+            return false;
+        }
+        if (timedOut) {
+            TimedOutAnswer.write(exchange.rawResponse(), jsonMapper);
+        }
+        return true;
     }
 }

@@ -11,6 +11,7 @@ import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.web.IdempotencyProblemHandler;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletRequestListener;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -39,14 +40,22 @@ public final class IdempotencyWebMvcAutoConfiguration {
      * response is stored and when it is replayed, so a replay is transformed exactly once too.
      */
     @Bean
-    FilterRegistrationBean<IdempotencyResponseFilter> idempotencyResponseFilter(IdempotencyProperties properties) {
+    FilterRegistrationBean<IdempotencyResponseFilter> idempotencyResponseFilter(
+            IdempotencyProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
         FilterRegistrationBean<IdempotencyResponseFilter> registration =
                 new FilterRegistrationBean<>(new IdempotencyResponseFilter(
-                        new ReplayedHeaders(properties.getRequestId().getReplayedHeaders())));
+                        new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
+                        jsonMapper.getIfAvailable(JsonMapper::new)));
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         registration.setAsyncSupported(true);
-        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
+        registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.ERROR);
         return registration;
+    }
+
+    /** Settles a call whose {@code sendError} got no error dispatch (no error page): at the end of its request. */
+    @Bean
+    ServletRequestListener idempotencyErrorPageFallback() {
+        return new ErrorPageFallback();
     }
 
     @Bean
@@ -62,7 +71,8 @@ public final class IdempotencyWebMvcAutoConfiguration {
         return new ServletFlowSelector(new ServletExchangeFlow(
                 new RouteOperations(mappings),
                 jsonMapper.getIfAvailable(JsonMapper::new),
-                properties.getRequestId().getMaxResponseSize().toBytes()));
+                properties.getRequestId().getMaxResponseSize().toBytes(),
+                new ReplayedHeaders(properties.getRequestId().getReplayedHeaders())));
     }
 
     @Bean

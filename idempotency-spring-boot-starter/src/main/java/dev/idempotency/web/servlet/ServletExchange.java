@@ -7,16 +7,20 @@ import dev.idempotency.internal.http.StoredResponse;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One HTTP exchange through the response filter. When an idempotent handler runs, its permit is held here and settled
  * once the response is complete: at the end of the request, or when asynchronous processing completes. So the claim,
- * token or lock spans async handlers too, and what is stored is the response as sent.
+ * token or lock spans async handlers too, and what is stored is the response as sent. When the request ends while
+ * asynchronous work still runs (the server's async timeout, a client gone), the call is detached from it: the work's
+ * own end settles it ({@link #workEnded}), with its value rendered by {@link LateResponse}; work whose end cannot be
+ * observed ({@code DeferredResult}, {@code WebAsyncTask}) keeps its claim until the detached-renewal bound.
  */
 final class ServletExchange implements AsyncListener {
 
@@ -27,6 +31,10 @@ final class ServletExchange implements AsyncListener {
     private final AtomicBoolean settled = new AtomicBoolean();
     private volatile @Nullable HeldCall held;
     private volatile @Nullable Throwable failure;
+    private boolean detached; // guarded by this
+    private volatile boolean awaitsErrorPage;
+    private long maxBytes = -1;
+    private @Nullable WorkEnd workEnd; // guarded by this
 
     ServletExchange(CapturingResponse response, ReplayedHeaders replayedHeaders) {
         this.response = response;
@@ -49,6 +57,7 @@ final class ServletExchange implements AsyncListener {
         if (maxBytes >= 0) {
             response.arm(maxBytes);
         }
+        this.maxBytes = maxBytes;
         held = call;
     }
 
@@ -66,20 +75,125 @@ final class ServletExchange implements AsyncListener {
      */
     void settle(boolean answered) throws IOException {
         HeldCall current = held;
-        if (current == null || !settled.compareAndSet(false, true)) {
+        if (current == null || isDetached() || settled.get()) {
             return;
         }
         Throwable cause = failure;
+        if (answered && response.errorSent() && current.stores(cause, response.getStatus())) {
+            // The container renders the body in its error dispatch: the call is settled by that response.
+            awaitsErrorPage = true;
+            return;
+        }
+        if (!settled.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            Futures.join(current.settle(cause, answered ? new Sent() : null));
+            Futures.join(current.settle(cause, answered ? new Sent(response) : null));
         } finally {
             current.end(cause);
             response.release(); // stored (or released) first: only now does the client get the response
         }
     }
 
-    /** The response as written through the capturing wrapper. */
+    /**
+     * The request ends, or ended, while the held work may still run: from now on the work's own end settles the call.
+     * {@code true} when a held call is detached.
+     */
+    synchronized boolean detachFromCaller() {
+        HeldCall current = held;
+        if (current == null || settled.get()) {
+            return false;
+        }
+        if (!detached) {
+            detached = true;
+            if (workEnd != null) {
+                settleLate(current, workEnd);
+            } else {
+                current.detach();
+            }
+        }
+        return true;
+    }
+
+    synchronized boolean isDetached() {
+        return detached;
+    }
+
+    /**
+     * The asynchronous work ended by itself; this settles the call only if it was detached from its request.
+     *
+     * @param response renders the work's value, should it be stored now
+     */
+    synchronized void workEnded(Supplier<HeldCall.SentResponse> response, @Nullable Throwable failure) {
+        HeldCall current = held;
+        if (current == null || workEnd != null) {
+            return;
+        }
+        workEnd = new WorkEnd(response, failure);
+        if (detached) {
+            settleLate(current, workEnd);
+        }
+    }
+
+    private void settleLate(HeldCall current, WorkEnd end) {
+        if (settled.compareAndSet(false, true)) {
+            Throwable cause = end.failure();
+            current.settle(cause, cause == null ? end.response().get() : null)
+                    .whenComplete((done, ignored) -> current.end(cause));
+        }
+    }
+
+    /** The raw response under the capturing wrapper, for an answer that must not be held or stored. */
+    HttpServletResponse rawResponse() {
+        return (HttpServletResponse) response.getResponse();
+    }
+
+    private record WorkEnd(
+            Supplier<HeldCall.SentResponse> response,
+            @Nullable Throwable failure) {}
+
+    /** Whether the call waits for the container's error dispatch to render the body of its {@code sendError}. */
+    boolean awaitsErrorPage() {
+        return awaitsErrorPage && !settled.get();
+    }
+
+    /** A capture of the error dispatch's response, held back like the handler's own. */
+    CapturingResponse errorPageCapture(HttpServletResponse errorResponse) {
+        CapturingResponse capture = new CapturingResponse(errorResponse);
+        if (maxBytes >= 0) {
+            capture.arm(maxBytes);
+        }
+        return capture;
+    }
+
+    /**
+     * Settles the call by the error page rendered into {@code capture} ({@code null}: no error dispatch came, or it
+     * failed), then sends it.
+     */
+    void settleByErrorPage(@Nullable CapturingResponse capture) throws IOException {
+        HeldCall current = held;
+        if (current == null || !awaitsErrorPage || !settled.compareAndSet(false, true)) {
+            return;
+        }
+        Throwable cause = failure;
+        try {
+            Futures.join(current.settle(cause, new Sent(capture != null ? capture : response)));
+        } finally {
+            current.end(cause);
+            if (capture != null) {
+                capture.release();
+            }
+        }
+    }
+
+    /** The response as written through a capturing wrapper. */
     private final class Sent implements HeldCall.SentResponse {
+
+        private final CapturingResponse response;
+
+        Sent(CapturingResponse response) {
+            this.response = response;
+        }
 
         @Override
         public int status() {
@@ -111,13 +225,12 @@ final class ServletExchange implements AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        failed(new TimeoutException("Asynchronous request processing timed out"));
+        detachFromCaller(); // the work runs on: its end, not the timeout, settles the call
     }
 
     @Override
     public void onError(AsyncEvent event) {
-        Throwable cause = event.getThrowable();
-        failed(cause != null ? cause : new IllegalStateException("Asynchronous request processing failed"));
+        detachFromCaller(); // the connection failed (the client went away): the work runs on
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.aop.Unprotected;
 import dev.idempotency.internal.http.HandlerMetadata;
 import dev.idempotency.internal.http.HeldCall;
@@ -18,6 +19,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,11 +40,14 @@ final class ServletExchangeFlow {
     private final RouteOperations routes;
     private final JsonMapper jsonMapper;
     private final long maxResponseSize;
+    private final ReplayedHeaders replayedHeaders;
 
-    ServletExchangeFlow(RouteOperations routes, JsonMapper jsonMapper, long maxResponseSize) {
+    ServletExchangeFlow(
+            RouteOperations routes, JsonMapper jsonMapper, long maxResponseSize, ReplayedHeaders replayedHeaders) {
         this.routes = routes;
         this.jsonMapper = jsonMapper;
         this.maxResponseSize = maxResponseSize;
+        this.replayedHeaders = replayedHeaders;
     }
 
     /** Runs the handler call of {@code request}, whose exchange the response filter opened. */
@@ -71,15 +78,55 @@ final class ServletExchangeFlow {
         // Held back until the permit is settled (stored, lock released, token restored), so a client that sends its
         // next request the moment it has this response finds that done; a stream goes out as it is written.
         boolean holdBack = !streaming.computeIfAbsent(spec.method(), StreamingReturnTypes::streams);
-        exchange.hold(new HeldCall(permit, spec, observation), holdBack ? maxResponseSize : -1);
+        exchange.hold(
+                new HeldCall(permit, spec, observation, call.protection().detachedRenewal()),
+                holdBack ? maxResponseSize : -1);
         try {
-            return ContextHolder.callWith(permit.context(), call::proceed);
+            return watchTheWork(ContextHolder.callWith(permit.context(), call::proceed), spec, exchange);
         } catch (Throwable failure) {
             exchange.failed(failure);
             throw failure;
         } finally {
             observation.detach(); // the call is settled when the response is complete, maybe on another thread
         }
+    }
+
+    /**
+     * Lets the exchange learn when asynchronous work ends by itself, so that work which outlives its request (the
+     * server's async timeout, a client gone) still settles its call: a {@code CompletionStage} is watched (and Spring
+     * MVC given a copy of it), a {@code Callable} wrapped.
+     */
+    private @Nullable Object watchTheWork(@Nullable Object returned, OperationSpec spec, ServletExchange exchange) {
+        if (returned instanceof CompletionStage<?> stage) {
+            // Spring MVC gets a copy: its async timeout cancels the future it was given, and the work's end is
+            // what must settle the call.
+            CompletableFuture<@Nullable Object> forSpring = new CompletableFuture<>();
+            stage.whenComplete((value, failure) -> {
+                exchange.workEnded(
+                        () -> LateResponse.of(value, spec.method(), jsonMapper, replayedHeaders),
+                        failure == null ? null : Futures.unwrap(failure));
+                if (failure == null) {
+                    forSpring.complete(value);
+                } else {
+                    forSpring.completeExceptionally(Futures.unwrap(failure));
+                }
+            });
+            return forSpring;
+        } else if (returned instanceof Callable<?> callable) {
+            return (Callable<@Nullable Object>) () -> {
+                Object value;
+                try {
+                    value = callable.call();
+                } catch (Throwable failure) {
+                    exchange.workEnded(
+                            () -> LateResponse.of(null, spec.method(), jsonMapper, replayedHeaders), failure);
+                    throw failure;
+                }
+                exchange.workEnded(() -> LateResponse.of(value, spec.method(), jsonMapper, replayedHeaders), null);
+                return value;
+            };
+        }
+        return returned;
     }
 
     private static void replay(HttpServletResponse response, @Nullable StoredResponse stored) throws IOException {

@@ -1,0 +1,48 @@
+package dev.idempotency.internal.reactive;
+
+import dev.idempotency.spi.Permit;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides, once, what a caller that goes away leaves behind. Before its call was admitted, the admission is cancelled
+ * (a wait ends, and a permit granted after that is settled at once). Once the work holds a permit, the caller's end is
+ * not the work's: it runs to completion and is settled as if the caller had stayed.
+ */
+public final class CallerGate {
+
+    private static final int WAITING = 0;
+    private static final int HOLDING = 1;
+    private static final int LEFT = 2;
+
+    private final AtomicInteger state = new AtomicInteger(WAITING);
+    private volatile @Nullable Permit permit;
+    private volatile Duration detachedRenewal = Duration.ZERO;
+
+    /**
+     * The call was admitted: {@code true} when its caller is still there and the work is to run.
+     *
+     * @param detachedRenewal how long the permit is still renewed should the caller go away while the work runs
+     */
+    public boolean hold(Permit admitted, Duration detachedRenewal) {
+        this.permit = admitted;
+        this.detachedRenewal = detachedRenewal;
+        return state.compareAndSet(WAITING, HOLDING);
+    }
+
+    /**
+     * The caller went away: {@code true} when no work holds a permit yet, so that the admission is to stop; else the
+     * work runs on, {@link Permit#detach detached}.
+     */
+    public boolean leave() {
+        if (state.compareAndSet(WAITING, LEFT)) {
+            return true;
+        }
+        Permit held = permit;
+        if (held != null && state.get() == HOLDING) {
+            held.detach(detachedRenewal);
+        }
+        return false;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.idempotency.web.servlet;
+
+import jakarta.servlet.ServletRequestEvent;
+import jakarta.servlet.ServletRequestListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * At the end of every request: a held call that ended by {@code sendError} and still waits for the container's error
+ * page (an application without one) is settled now, without a body, so that its claim never waits for its lease.
+ */
+final class ErrorPageFallback implements ServletRequestListener {
+
+    @Override
+    public void requestDestroyed(ServletRequestEvent event) {
+        ServletExchange exchange = ServletExchange.of(event.getServletRequest());
+        if (exchange != null && exchange.awaitsErrorPage()) {
+            try {
+                exchange.settleByErrorPage(null);
+            } catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+        }
+    }
+}

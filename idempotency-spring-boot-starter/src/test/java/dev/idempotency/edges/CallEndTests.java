@@ -1,0 +1,168 @@
+package dev.idempotency.edges;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.it.TestRedis;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.stacks.Stack;
+import dev.idempotency.testsupport.Await;
+import dev.idempotency.testsupport.CommandMonitor;
+import dev.idempotency.testsupport.TestHttp;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * How a call ends: a client that goes away mid-work, a lock waiter that gives up, an answer too large to keep. The
+ * promise is judged by the executions counted on the server, on a real port and real Redis, on both stacks.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CallEndTests {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    private final Map<Stack, ConfigurableApplicationContext> apps = new EnumMap<>(Stack.class);
+
+    @BeforeAll
+    void start() {
+        for (Stack stack : Stack.values()) {
+            apps.put(stack, EdgeApplication.start(stack, "idempotency.lock.wait=5s"));
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        apps.values().forEach(ConfigurableApplicationContext::close);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stack.class)
+    void aClientThatDisconnectsMidWorkLeavesItRunningAndItsRetryGets409ThenTheReplay(Stack stack) throws Exception {
+        ConfigurableApplicationContext app = apps.get(stack);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String id = newId();
+        String key = newId();
+        try (Disconnecting client = Disconnecting.post(EdgeApplication.port(app), "/edge/orders/" + id, key)) {
+            Await.until(DEADLINE, "the handler started its work", () -> work.isParked(id));
+        }
+        HttpResponse<String> meanwhile = http.post("/edge/orders/" + id, "{}", "Idempotency-Key", key);
+        assertThat(meanwhile.statusCode()).as(meanwhile.body()).isEqualTo(409);
+        assertThat(meanwhile.body()).contains("request-in-progress");
+        work.finish(id, "order " + id);
+        HttpResponse<String> replay = afterTheWork(http, "/edge/orders/" + id, key);
+        assertThat(replay.statusCode()).isEqualTo(200);
+        assertThat(replay.body()).isEqualTo("order " + id);
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(work.executions(id)).isEqualTo(1);
+        assertThat(work.thread(id))
+                .as("user code never runs on the Redis client's I/O thread")
+                .doesNotStartWith("lettuce");
+    }
+
+    @Test
+    void aLockWaiterThatGivesUpTakesNoLockAndTheNextCallerGetsItAfterTheHolder() throws Exception {
+        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        Work work = app.getBean(Work.class);
+        int port = EdgeApplication.port(app);
+        TestHttp http = new TestHttp(port);
+        String sku = newId();
+        String lockKey = new RedisKeys(app.getEnvironment().getRequiredProperty("idempotency.key-prefix")).lock(sku);
+        CompletableFuture<HttpResponse<String>> holder =
+                CompletableFuture.supplyAsync(() -> http.post("/edge/stock/" + sku, "{}"));
+        Await.until(DEADLINE, "the holder started its work", () -> work.isParked(sku));
+        double abandoned = EdgeApplication.outcomes(app, "abandoned");
+        try (CommandMonitor monitor = new CommandMonitor(TestRedis.SERVER);
+                Disconnecting waiter = Disconnecting.post(port, "/edge/stock/" + sku, null)) {
+            Await.until(DEADLINE, "the waiter found the lock busy", () -> acquireAttempts(monitor, lockKey) >= 1);
+        }
+        Await.until(
+                DEADLINE, "the server saw the waiter go", () -> EdgeApplication.outcomes(app, "abandoned") > abandoned);
+        work.finish(sku, "deducted");
+        assertThat(holder.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        CompletableFuture<HttpResponse<String>> next =
+                CompletableFuture.supplyAsync(() -> http.post("/edge/stock/" + sku, "{}"));
+        Await.until(DEADLINE, "the next caller got the lock", () -> work.isParked(sku));
+        work.finish(sku, "deducted again");
+        assertThat(next.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(work.executions(sku)).isEqualTo(2);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Stack.class)
+    void anAnswerTooLargeToKeepCompletesItsKeyAndADuplicateDoesNotRunAgain(Stack stack) {
+        ConfigurableApplicationContext app = apps.get(stack);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String id = newId();
+        String key = newId();
+        HttpResponse<String> first = http.post("/edge/large/" + id, "{}", "Idempotency-Key", key);
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(first.body()).hasSize(4096);
+        HttpResponse<String> duplicate = afterTheWork(http, "/edge/large/" + id, key);
+        assertThat(duplicate.statusCode()).isEqualTo(409);
+        assertThat(duplicate.body()).contains("result-not-stored");
+        assertThat(work.executions(id)).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"application/x-ndjson", "text/event-stream"})
+    void aStreamNegotiatedByTheRequestIsRefusedBeforeTheWorkRunsAndTheWholeBodyIsStored(String streaming) {
+        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String id = newId();
+        String key = newId();
+        HttpResponse<String> refused =
+                http.post("/edge/items/" + id, "{}", "Idempotency-Key", key, "Accept", streaming);
+        assertThat(refused.statusCode()).isEqualTo(406);
+        assertThat(refused.body()).contains("stream-not-replayable");
+        assertThat(work.executions(id)).isZero();
+        HttpResponse<String> whole =
+                http.post("/edge/items/" + id, "{}", "Idempotency-Key", key, "Accept", "application/json");
+        HttpResponse<String> replay =
+                http.post("/edge/items/" + id, "{}", "Idempotency-Key", key, "Accept", "application/json");
+        assertThat(whole.statusCode()).isEqualTo(200);
+        assertThat(whole.body()).startsWith("[").contains("\"line\":2");
+        assertThat(replay.body()).isEqualTo(whole.body());
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(work.executions(id)).isEqualTo(1);
+    }
+
+    /** Acquisitions of {@code lockKey} that Redis ran (inside the acquire script), the first one included. */
+    private static long acquireAttempts(CommandMonitor monitor, String lockKey) {
+        return monitor.lines().stream()
+                .filter(line -> line.contains("lua]") && line.contains("\"SET\"") && line.contains("\"NX\""))
+                .filter(line -> line.contains(lockKey))
+                .count();
+    }
+
+    /**
+     * The answer to a duplicate once the first call's work is settled: a duplicate meanwhile gets 409
+     * request-in-progress, so poll (bounded) until it gets something else.
+     */
+    private static HttpResponse<String> afterTheWork(TestHttp http, String path, String key) {
+        HttpResponse<String>[] last = new HttpResponse[1];
+        Await.until(DEADLINE, "the first call was settled", () -> {
+            last[0] = http.post(path, "{}", "Idempotency-Key", key);
+            return !(last[0].statusCode() == 409 && last[0].body().contains("request-in-progress"));
+        });
+        return last[0];
+    }
+
+    private static String newId() {
+        return UUID.randomUUID().toString();
+    }
+}

@@ -1,0 +1,53 @@
+package dev.idempotency.edges;
+
+import dev.idempotency.Idempotent;
+import dev.idempotency.Strategy;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** WebFlux handlers whose work the test ends. */
+@RestController
+public class ReactiveEdges {
+
+    private final Work work;
+
+    public ReactiveEdges(Work work) {
+        this.work = work;
+    }
+
+    @PostMapping("/edge/orders/{id}")
+    @Idempotent
+    public Mono<String> order(@PathVariable String id) {
+        return Mono.defer(() -> Mono.fromFuture(work.start(id)));
+    }
+
+    @PostMapping("/edge/stock/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public Mono<String> deduct(@PathVariable String sku) {
+        return Mono.defer(() -> Mono.fromFuture(work.start(sku)));
+    }
+
+    @PostMapping("/edge/items/{id}")
+    @Idempotent
+    public Flux<Item> items(@PathVariable String id) {
+        return Flux.defer(() -> {
+            work.ran(id);
+            return Flux.just(new Item(id, 1), new Item(id, 2));
+        });
+    }
+
+    /** One element of a streamable answer. */
+    public record Item(String order, int line) {}
+
+    @PostMapping("/edge/large/{id}")
+    @Idempotent
+    public Mono<String> large(@PathVariable String id) {
+        return Mono.fromSupplier(() -> {
+            work.ran(id);
+            return "x".repeat(4096);
+        });
+    }
+}

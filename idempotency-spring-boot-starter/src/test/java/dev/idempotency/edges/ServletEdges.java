@@ -1,0 +1,38 @@
+package dev.idempotency.edges;
+
+import dev.idempotency.Idempotent;
+import dev.idempotency.Strategy;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Spring MVC handlers whose work the test ends. */
+@RestController
+public class ServletEdges {
+
+    private final Work work;
+
+    public ServletEdges(Work work) {
+        this.work = work;
+    }
+
+    @PostMapping("/edge/orders/{id}")
+    @Idempotent
+    public CompletableFuture<String> order(@PathVariable String id) {
+        return work.start(id);
+    }
+
+    @PostMapping("/edge/stock/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public CompletableFuture<String> deduct(@PathVariable String sku) {
+        return work.start(sku);
+    }
+
+    @PostMapping("/edge/large/{id}")
+    @Idempotent
+    public String large(@PathVariable String id) {
+        work.ran(id);
+        return "x".repeat(4096);
+    }
+}
