@@ -44,6 +44,12 @@ public class IdempotencyProperties implements InitializingBean {
      */
     private Duration detachedRenewal = Duration.ofMinutes(10);
 
+    /**
+     * The most response bytes held back across all protected calls in flight (each response is held until its call
+     * is settled); a response that would pass it is treated as larger than max-response-size: sent, not stored.
+     */
+    private DataSize maxHeldBytes = DataSize.ofMegabytes(64);
+
     private final RequestId requestId = new RequestId();
 
     private final Token token = new Token();
@@ -111,6 +117,14 @@ public class IdempotencyProperties implements InitializingBean {
 
     public void setDetachedRenewal(Duration detachedRenewal) {
         this.detachedRenewal = detachedRenewal;
+    }
+
+    public DataSize getMaxHeldBytes() {
+        return maxHeldBytes;
+    }
+
+    public void setMaxHeldBytes(DataSize maxHeldBytes) {
+        this.maxHeldBytes = maxHeldBytes;
     }
 
     public RequestId getRequestId() {

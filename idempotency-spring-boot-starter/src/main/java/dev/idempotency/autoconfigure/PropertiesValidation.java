@@ -21,6 +21,9 @@ final class PropertiesValidation {
             throw invalid("idempotency.request-id.max-response-size", requestId.getMaxResponseSize(), "positive");
         }
         positive("idempotency.detached-renewal", properties.getDetachedRenewal());
+        if (properties.getMaxHeldBytes().toBytes() <= 0) {
+            throw invalid("idempotency.max-held-bytes", properties.getMaxHeldBytes(), "positive");
+        }
         positive("idempotency.token.ttl", properties.getToken().getTtl());
         positive("idempotency.lock.lease", properties.getLock().getLease());
         notNegative("idempotency.lock.wait", properties.getLock().getWait());

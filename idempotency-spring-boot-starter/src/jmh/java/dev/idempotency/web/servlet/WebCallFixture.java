@@ -6,6 +6,7 @@ import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.internal.aop.BlockingCallFlow;
 import dev.idempotency.internal.aop.FutureCallFlow;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.operation.OperationDefaults;
 import dev.idempotency.internal.operation.OperationDefaults.StrategyDefaults;
@@ -122,7 +123,8 @@ final class WebCallFixture implements AutoCloseable {
                 requestIdSettings.getMaxResponseSize().toBytes(),
                 new ReplayedHeaders(requestIdSettings.getReplayedHeaders()));
         interceptor = new IdempotencyInterceptor(registry, List.of(new ServletFlowSelector(flow)), protection);
-        filter = new IdempotencyResponseFilter(new ReplayedHeaders(requestIdSettings.getReplayedHeaders()), jsonMapper);
+        filter = new IdempotencyResponseFilter(
+                new ReplayedHeaders(requestIdSettings.getReplayedHeaders()), jsonMapper, new HeldBytes(Long.MAX_VALUE));
         registry.register(Handler.class);
 
         requestId = new Endpoint("/request-id", handler::requestId);

@@ -1,5 +1,6 @@
 package dev.idempotency.web.reactive;
 
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
@@ -28,6 +29,7 @@ final class ExchangeState {
 
     private final ReplayedHeaders replayedHeaders;
     private final long maxBytes;
+    private final HeldBytes budget;
     private final AtomicBoolean settled = new AtomicBoolean();
     private final AtomicBoolean replayed = new AtomicBoolean();
     private final CallerGate caller = new CallerGate();
@@ -41,9 +43,10 @@ final class ExchangeState {
      * @param context the Reactor context the exchange runs in (Spring Security's context among others), for handlers
      *     that run outside of it
      */
-    ExchangeState(ReplayedHeaders replayedHeaders, long maxBytes, ContextView context) {
+    ExchangeState(ReplayedHeaders replayedHeaders, long maxBytes, HeldBytes budget, ContextView context) {
         this.replayedHeaders = replayedHeaders;
         this.maxBytes = maxBytes;
+        this.budget = budget;
         this.context = context;
     }
 
@@ -70,6 +73,11 @@ final class ExchangeState {
 
     long maxBytes() {
         return maxBytes;
+    }
+
+    /** The bound on the bytes held across all exchanges in flight. */
+    HeldBytes budget() {
+        return budget;
     }
 
     /**

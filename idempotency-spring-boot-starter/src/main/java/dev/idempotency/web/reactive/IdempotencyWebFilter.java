@@ -1,5 +1,6 @@
 package dev.idempotency.web.reactive;
 
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
 import dev.idempotency.internal.reactive.Detached;
@@ -26,11 +27,14 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
 
     private final ReplayedHeaders replayedHeaders;
     private final long maxResponseBytes;
+    private final HeldBytes budget;
     private final HeldErrors heldErrors;
 
-    IdempotencyWebFilter(ReplayedHeaders replayedHeaders, long maxResponseBytes, HeldErrors heldErrors) {
+    IdempotencyWebFilter(
+            ReplayedHeaders replayedHeaders, long maxResponseBytes, HeldBytes budget, HeldErrors heldErrors) {
         this.replayedHeaders = replayedHeaders;
         this.maxResponseBytes = maxResponseBytes;
+        this.budget = budget;
         this.heldErrors = heldErrors;
     }
 
@@ -42,7 +46,7 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         return Mono.deferContextual(context -> {
-            ExchangeState state = new ExchangeState(replayedHeaders, maxResponseBytes, context);
+            ExchangeState state = new ExchangeState(replayedHeaders, maxResponseBytes, budget, context);
             ServerHttpResponse response = exchange.getResponse();
             ServerWebExchange recorded = exchange.mutate()
                     .response(new RecordingResponse(response, state))

@@ -2,6 +2,7 @@ package dev.idempotency.web.reactive;
 
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
@@ -44,6 +45,7 @@ public final class IdempotencyWebFluxAutoConfiguration {
         return new IdempotencyWebFilter(
                 new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
                 properties.getRequestId().getMaxResponseSize().toBytes(),
+                new HeldBytes(properties.getMaxHeldBytes().toBytes()),
                 new HeldErrors(() -> exceptionHandlers.orderedStream().toList()));
     }
 

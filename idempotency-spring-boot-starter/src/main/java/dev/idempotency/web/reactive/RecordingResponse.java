@@ -1,5 +1,6 @@
 package dev.idempotency.web.reactive;
 
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.StoredResponse;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,24 +67,41 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
         return capture(body);
     }
 
-    /** Buffers the body until it ends or outgrows the limit; a whole body is settled before any of it is sent. */
+    /**
+     * Buffers the body until it ends or outgrows the limit (its own, or the {@link HeldBytes} bound of all calls in
+     * flight); a whole body is settled before any of it is sent.
+     */
     private Flux<DataBuffer> capture(Flux<DataBuffer> body) {
         long maxBytes = state.maxBytes();
+        HeldBytes budget = state.budget();
         AtomicLong size = new AtomicLong();
+        AtomicLong reserved = new AtomicLong();
         AtomicBoolean overflowed = new AtomicBoolean();
         return body.doOnError(state::failed)
-                .bufferUntil(buffer -> size.addAndGet(buffer.readableByteCount()) > maxBytes)
+                .bufferUntil(buffer -> {
+                    int bytes = buffer.readableByteCount();
+                    if (overflowed.get() || size.addAndGet(bytes) > maxBytes || !budget.tryReserve(bytes)) {
+                        overflowed.set(true); // from here on every buffer goes out as it comes
+                        return true;
+                    }
+                    reserved.addAndGet(bytes);
+                    return false;
+                })
                 .concatMap(chunk -> {
-                    if (!overflowed.get() && size.get() <= maxBytes) { // a chunk ends early only past the limit
+                    if (!overflowed.get()) { // a chunk ends early only past a limit: this is the whole body
                         return settle(ExchangeState.copy(chunk), "").concatWith(Flux.fromIterable(chunk));
                     }
-                    overflowed.set(true);
+                    budget.release(reserved.getAndSet(0));
                     return Flux.fromIterable(chunk);
                 })
                 .concatWith(Flux.defer(() -> overflowed.get()
-                        ? settle(null, "larger than idempotency.request-id.max-response-size")
+                        ? settle(
+                                null,
+                                "larger than idempotency.request-id.max-response-size, or past"
+                                        + " idempotency.max-held-bytes")
                         : Flux.empty()))
-                .switchIfEmpty(settle(new byte[0], ""));
+                .switchIfEmpty(settle(new byte[0], ""))
+                .doFinally(signal -> budget.release(reserved.getAndSet(0)));
     }
 
     private Flux<DataBuffer> settle(byte @Nullable [] body, String whyNot) {

@@ -1,5 +1,6 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.http.HeldBytes;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,21 +18,28 @@ import org.jspecify.annotations.Nullable;
  * that retries the moment it has the response finds the record (message converters flush as they finish, which would
  * otherwise send the response first). What is held is what message conversion, {@code ResponseBodyAdvice},
  * {@code @JsonView} and the handler itself wrote. Past the size limit the held bytes are sent and the rest streams
- * through (and the response is not stored); a response ended by {@code sendError} gets its body in the container's
+ * through (and the response is not stored), and so it is when all calls in flight hold {@link HeldBytes} already; a response ended by {@code sendError} gets its body in the container's
  * error dispatch, which {@link IdempotencyResponseFilter} captures with a wrapper of its own.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
 
+    private final HeldBytes budget;
     private @Nullable ByteArrayOutputStream copy;
     private long limit;
+    private long reserved;
     private boolean overflowed;
     private boolean errorSent;
     private @Nullable ServletOutputStream stream;
     private @Nullable PrintWriter writer;
     private boolean closeOnRelease;
 
-    CapturingResponse(HttpServletResponse response) {
+    CapturingResponse(HttpServletResponse response, HeldBytes budget) {
         super(response);
+        this.budget = budget;
+    }
+
+    HeldBytes budget() {
+        return budget;
     }
 
     /** Starts holding what is written from now on, up to {@code maxBytes}. */
@@ -93,11 +101,21 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         if (held != null && !overflowed) {
             overflowed = true; // nothing more is held
             ServletOutputStream target = super.getOutputStream();
-            target.write(held.toByteArray());
+            try {
+                held.writeTo(target);
+            } finally {
+                giveBack();
+            }
             if (closeOnRelease) {
                 target.close();
             }
         }
+    }
+
+    /** Gives the held bytes back to the budget; also when the request ends without a release (see ExchangeEnd). */
+    void giveBack() {
+        budget.release(reserved);
+        reserved = 0;
     }
 
     private boolean holding() {
@@ -133,6 +151,7 @@ final class CapturingResponse extends HttpServletResponseWrapper {
     private void clearCopy() {
         if (copy != null) {
             copy.reset();
+            giveBack();
         }
     }
 
@@ -142,12 +161,14 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         if (current == null || overflowed) {
             return false;
         }
-        if (current.size() + (long) length > limit) {
+        if (current.size() + (long) length > limit || !budget.tryReserve(length)) {
             overflowed = true;
-            target.write(current.toByteArray()); // too large to store: send what was held, stream the rest
+            current.writeTo(target); // too large to store, or too much held at once: send it, stream the rest
             copy = new ByteArrayOutputStream(0);
+            giveBack();
             return false;
         }
+        reserved += length;
         current.write(bytes, offset, length);
         return true;
     }

@@ -1,5 +1,6 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
@@ -21,10 +22,12 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
 
     private final ReplayedHeaders replayedHeaders;
     private final JsonMapper jsonMapper;
+    private final HeldBytes budget;
 
-    IdempotencyResponseFilter(ReplayedHeaders replayedHeaders, JsonMapper jsonMapper) {
+    IdempotencyResponseFilter(ReplayedHeaders replayedHeaders, JsonMapper jsonMapper, HeldBytes budget) {
         this.replayedHeaders = replayedHeaders;
         this.jsonMapper = jsonMapper;
+        this.budget = budget;
     }
 
     /**
@@ -55,7 +58,7 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
         }
         HttpServletResponse passed = response;
         if (exchange == null || !isAsyncDispatch(request)) {
-            exchange = new ServletExchange(new CapturingResponse(response), replayedHeaders);
+            exchange = new ServletExchange(new CapturingResponse(response, budget), replayedHeaders);
             request.setAttribute(ServletExchange.ATTRIBUTE, exchange);
             passed = exchange.response();
         }

@@ -2,6 +2,7 @@ package dev.idempotency.web.servlet;
 
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
@@ -45,7 +46,8 @@ public final class IdempotencyWebMvcAutoConfiguration {
         FilterRegistrationBean<IdempotencyResponseFilter> registration =
                 new FilterRegistrationBean<>(new IdempotencyResponseFilter(
                         new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
-                        jsonMapper.getIfAvailable(JsonMapper::new)));
+                        jsonMapper.getIfAvailable(JsonMapper::new),
+                        new HeldBytes(properties.getMaxHeldBytes().toBytes())));
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         registration.setAsyncSupported(true);
         registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.ERROR);
@@ -54,8 +56,8 @@ public final class IdempotencyWebMvcAutoConfiguration {
 
     /** Settles a call whose {@code sendError} got no error dispatch (no error page): at the end of its request. */
     @Bean
-    ServletRequestListener idempotencyErrorPageFallback() {
-        return new ErrorPageFallback();
+    ServletRequestListener idempotencyExchangeEnd() {
+        return new ExchangeEnd();
     }
 
     @Bean

@@ -159,7 +159,7 @@ final class ServletExchange implements AsyncListener {
 
     /** A capture of the error dispatch's response, held back like the handler's own. */
     CapturingResponse errorPageCapture(HttpServletResponse errorResponse) {
-        CapturingResponse capture = new CapturingResponse(errorResponse);
+        CapturingResponse capture = new CapturingResponse(errorResponse, response.budget());
         if (maxBytes >= 0) {
             capture.arm(maxBytes);
         }
@@ -213,7 +213,7 @@ final class ServletExchange implements AsyncListener {
         @Override
         public String whyNotCaptured() {
             return response.overflowed()
-                    ? "larger than idempotency.request-id.max-response-size"
+                    ? "larger than idempotency.request-id.max-response-size, or past idempotency.max-held-bytes"
                     : "ended by sendError";
         }
     }
