@@ -1,0 +1,38 @@
+package dev.idempotency.reliability.promise;
+
+import dev.idempotency.Idempotent;
+import dev.idempotency.Strategy;
+import org.springframework.stereotype.Service;
+
+/**
+ * Protected bean methods, outside HTTP: the key comes from the arguments, a duplicate gets the stored value. The
+ * caller's id travels beside the arguments (in a thread-local) so that it is not part of the payload.
+ */
+@Service
+public class BeanWork {
+
+    static final ThreadLocal<String> CALL = new ThreadLocal<>();
+
+    private final Work work;
+
+    public BeanWork(Work work) {
+        this.work = work;
+    }
+
+    /** {@code 4xx} ends as a kept value, {@code 5xx} and {@code throw} as an exception (a bean has no status). */
+    @Idempotent(key = "#key")
+    public String requestId(String key, Job job) {
+        return run(key, job);
+    }
+
+    @Idempotent(strategy = Strategy.LOCK, key = "#key")
+    public String lock(String key, Job job) {
+        return run(key, job);
+    }
+
+    private String run(String key, Job job) {
+        Job asBean = job.outcome().equals("5xx") ? new Job(job.tag(), "throw", job.millis()) : job;
+        String answer = work.now(String.valueOf(CALL.get()), key, asBean).getBody();
+        return answer;
+    }
+}

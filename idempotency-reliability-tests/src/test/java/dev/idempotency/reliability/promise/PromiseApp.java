@@ -1,0 +1,80 @@
+package dev.idempotency.reliability.promise;
+
+import dev.idempotency.testsupport.RedisServer;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.client.ReactorResourceFactory;
+
+/** The application the promise checker drives: every entry path with {@code REQUEST_ID} and {@code LOCK}. */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import({PromiseApp.Servlet.class, PromiseApp.Reactive.class})
+public class PromiseApp {
+
+    @Bean
+    Ledger ledger() {
+        return new Ledger();
+    }
+
+    @Bean
+    Work work(Ledger ledger) {
+        return new Work(ledger);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @Import({ServletPaths.class, BeanWork.class})
+    static class Servlet {}
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @Import(ReactivePaths.class)
+    static class Reactive {
+
+        /** Event loops of its own, so that closing another application of this JVM does not stop this server. */
+        @Bean
+        ReactorResourceFactory reactorResourceFactory() {
+            ReactorResourceFactory resources = new ReactorResourceFactory();
+            resources.setUseGlobalResources(false);
+            return resources;
+        }
+    }
+
+    /** Starts the application on {@code type} against {@code redis}, with the checker's settings and {@code more}. */
+    static ConfigurableApplicationContext start(WebApplicationType type, RedisServer redis, String... more) {
+        List<String> properties = new ArrayList<>(List.of(
+                "server.port=0",
+                "server.address=127.0.0.1",
+                "server.shutdown=immediate",
+                "spring.main.banner-mode=off",
+                "spring.main.log-startup-info=false",
+                "logging.level.root=ERROR",
+                "spring.data.redis.host=" + redis.host(),
+                "spring.data.redis.port=" + redis.port(),
+                "spring.data.redis.timeout=500ms",
+                "spring.data.redis.connect-timeout=500ms",
+                "idempotency.key-prefix=promise:",
+                "idempotency.request-id.lease=2s",
+                "idempotency.lock.lease=2s",
+                "idempotency.lock.wait=300ms",
+                "spring.mvc.async.request-timeout=400ms"));
+        properties.addAll(List.of(more));
+        return new SpringApplicationBuilder(PromiseApp.class)
+                .web(type)
+                .properties(properties.toArray(String[]::new))
+                .run();
+    }
+
+    static int port(ConfigurableApplicationContext app) {
+        return app.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+    }
+}

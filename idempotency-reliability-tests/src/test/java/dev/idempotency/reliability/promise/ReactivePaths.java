@@ -1,0 +1,65 @@
+package dev.idempotency.reliability.promise;
+
+import dev.idempotency.IdempotencyContext;
+import dev.idempotency.Idempotent;
+import dev.idempotency.Strategy;
+import java.time.Duration;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/** The WebFlux entry paths: a {@code Mono} handler and a plain one. */
+@RestController
+public class ReactivePaths {
+
+    private final Work work;
+
+    public ReactivePaths(Work work) {
+        this.work = work;
+    }
+
+    @PostMapping("/p/webflux-mono/request-id")
+    @Idempotent
+    public Mono<ResponseEntity<String>> monoRequestId(@RequestBody Job job, ServerWebExchange exchange) {
+        return mono(call(exchange), exchange.getRequest().getHeaders().getFirst("Idempotency-Key"), job);
+    }
+
+    @PostMapping("/p/webflux-mono/lock/{key}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#key")
+    public Mono<ResponseEntity<String>> monoLock(
+            @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
+        return mono(call(exchange), key, job);
+    }
+
+    @PostMapping("/p/webflux-plain/request-id")
+    @Idempotent
+    public ResponseEntity<String> plainRequestId(@RequestBody Job job, ServerWebExchange exchange) {
+        return work.now(
+                call(exchange),
+                String.valueOf(exchange.getRequest().getHeaders().getFirst("Idempotency-Key")),
+                job);
+    }
+
+    @PostMapping("/p/webflux-plain/lock/{key}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#key")
+    public ResponseEntity<String> plainLock(
+            @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
+        return work.now(call(exchange), key, job);
+    }
+
+    private Mono<ResponseEntity<String>> mono(String call, String key, Job job) {
+        return Mono.deferContextual(context -> {
+            Ledger.Started started =
+                    work.start(call, String.valueOf(key), context.getOrDefault(IdempotencyContext.class, null));
+            return Mono.delay(Duration.ofMillis(job.millis())).map(tick -> work.end(started, job));
+        });
+    }
+
+    private static String call(ServerWebExchange exchange) {
+        return String.valueOf(exchange.getRequest().getHeaders().getFirst("X-Call"));
+    }
+}
