@@ -70,7 +70,9 @@ public record History(long seed, List<Call> calls, Pause pause, boolean oneThrea
     Job job(int key, boolean other) {
         Random random = new Random(seed * 31 + key);
         String outcome = OUTCOMES[random.nextInt(OUTCOMES.length)];
-        return new Job(other ? "other" : "main", outcome, random.nextInt(600));
+        // Half the work is short, half outlasts Spring MVC's async timeout (400 ms here) and the lock wait (300 ms).
+        int millis = random.nextBoolean() ? random.nextInt(200) : 300 + random.nextInt(500);
+        return new Job(other ? "other" : "main", outcome, millis);
     }
 
     /** This history without call {@code index} (or, for -1, without its pause; -2, on the usual thread pool). */

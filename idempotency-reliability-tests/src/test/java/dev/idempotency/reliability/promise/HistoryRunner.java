@@ -35,7 +35,7 @@ final class HistoryRunner {
 
     /**
      * How long locks and claims may outlive the history: a lease (2 s: a claim or release that Redis ran after its
-     * caller timed out, during a pause, expires with it), plus the longest work (0.6 s), plus slack for a loaded machine.
+     * caller timed out, during a pause, expires with it), plus the longest work (0.8 s), plus slack for a loaded machine.
      */
     private static final Duration QUIET_DEADLINE = Duration.ofSeconds(6);
 

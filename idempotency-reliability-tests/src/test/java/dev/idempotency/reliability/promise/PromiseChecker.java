@@ -47,7 +47,7 @@ final class PromiseChecker {
                 .sorted(Comparator.comparingLong(Ledger.Execution::start))
                 .collect(Collectors.groupingBy(Ledger.Execution::key));
         byKey.forEach((key, ofKey) -> {
-            noOverlap(key, ofKey, violations);
+            noOverlap(key, ofKey, lock ? "locks" : "once", violations);
             if (lock) {
                 fencesIncrease(key, ofKey, violations);
             } else {
@@ -71,12 +71,13 @@ final class PromiseChecker {
         return violations;
     }
 
-    private static void noOverlap(String key, List<Ledger.Execution> ofKey, List<String> violations) {
+    private static void noOverlap(String key, List<Ledger.Execution> ofKey, String rule, List<String> violations) {
         for (int i = 1; i < ofKey.size(); i++) {
             Ledger.Execution before = ofKey.get(i - 1);
             Ledger.Execution after = ofKey.get(i);
             if (after.start() < before.end() && before.leaseHeld()) {
-                violations.add("once: " + after.call() + " ran on " + key + " while " + before.call() + " still ran");
+                violations.add(
+                        rule + ": " + after.call() + " ran on " + key + " while " + before.call() + " still ran");
             }
         }
     }

@@ -176,6 +176,10 @@ class PromiseTests {
         HistoryRunner.Played played =
                 new HistoryRunner(redis, PromiseTests::leftovers).play(history, PromiseApp.port(app), path, lock);
         Ledger ledger = app.getBean(Ledger.class);
+        if (Boolean.getBoolean("promise.verbose")) {
+            System.out.println("[promise] " + path + (lock ? " LOCK " : " REQUEST_ID ") + history);
+            played.answers().forEach(answer -> System.out.println("[promise]   " + answer));
+        }
         return PromiseChecker.check(played, ledger.ended(), ledger.running(), lock);
     }
 
