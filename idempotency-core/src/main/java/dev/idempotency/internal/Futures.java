@@ -34,15 +34,11 @@ public final class Futures {
     /**
      * Passes what {@code source} completes with on to {@code target}, unless {@code target} was completed (cancelled by
      * a caller that gave up) first: a value that arrives then is handed to {@code unclaimed} instead, which undoes it
-     * (a lock acquired for nobody is released at once). Cancelling {@code target} cancels {@code source}.
+     * (a lock acquired for nobody is released at once). {@code source} is never cancelled, since its late value must
+     * be seen to be undone: the work behind it stops by itself when it sees {@code target} done.
      */
     public static <T> CompletableFuture<T> handOver(
             CompletableFuture<? extends T> source, CompletableFuture<T> target, Consumer<? super T> unclaimed) {
-        target.whenComplete((value, failure) -> {
-            if (target.isCancelled()) {
-                source.cancel(false);
-            }
-        });
         source.whenComplete((value, failure) -> {
             if (failure != null) {
                 target.completeExceptionally(unwrap(failure));

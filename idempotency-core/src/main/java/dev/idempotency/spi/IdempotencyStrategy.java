@@ -18,7 +18,11 @@ public interface IdempotencyStrategy {
     /** Which strategy this is. */
     Strategy strategy();
 
-    /** Admits one call without blocking. */
+    /**
+     * Admits one call without blocking. A caller that gives up (a client gone) cancels the returned future: a wait
+     * then ends, and a permit granted anyway must be settled as failed by the strategy itself, since nobody will run
+     * its work or settle it.
+     */
     CompletableFuture<Admission> admitAsync(ProtectedCall call);
 
     /**

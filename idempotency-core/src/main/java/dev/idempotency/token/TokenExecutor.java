@@ -116,7 +116,11 @@ public final class TokenExecutor implements IdempotencyStrategy {
         } catch (InvalidTokenException ex) {
             return CompletableFuture.failedFuture(ex);
         }
-        return admit(call.scope(), token);
+        // A caller that gives up cancels the returned future; a token consumed for it after that is restored at once.
+        return Futures.handOver(
+                admit(call.scope(), token),
+                new CompletableFuture<>(),
+                unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
     }
 
     private CompletableFuture<Admission> admit(String scope, String token) {

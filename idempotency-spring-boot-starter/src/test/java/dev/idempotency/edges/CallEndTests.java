@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -70,6 +71,40 @@ class CallEndTests {
         assertThat(work.thread(id))
                 .as("user code never runs on the Redis client's I/O thread")
                 .doesNotStartWith("lettuce");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"MVC, stock", "MVC, stock-entity", "WEBFLUX, stock", "WEBFLUX, stock-entity"})
+    void aLockHolderWhoseClientDisconnectsKeepsTheLockUntilItsWorkEndsThenReleasesIt(Stack stack, String path)
+            throws Exception {
+        ConfigurableApplicationContext app = apps.get(stack);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String sku = newId();
+        try (Disconnecting client = Disconnecting.post(EdgeApplication.port(app), "/edge/" + path + "/" + sku, null)) {
+            Await.until(DEADLINE, "the holder started its work", () -> work.isParked(sku));
+        }
+        work.finish(sku, "deducted");
+        CompletableFuture<HttpResponse<String>> next =
+                CompletableFuture.supplyAsync(() -> http.post("/edge/" + path + "/" + sku, "{}"));
+        Await.until(DEADLINE, "the next caller got the lock", () -> work.executions(sku) == 2);
+        work.finish(sku, "deducted again");
+        assertThat(next.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        assertThat(work.mostAtOnce()).isEqualTo(1);
+    }
+
+    @Test
+    void aLockHolderOnATimedMonoWhoseClientDisconnectsReleasesTheLockWhenItsWorkEnds() throws Exception {
+        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String sku = newId();
+        try (Disconnecting client = Disconnecting.post(EdgeApplication.port(app), "/edge/stock-timed/" + sku, null)) {
+            Await.until(DEADLINE, "the holder started its work", () -> work.executions(sku) == 1);
+        }
+        HttpResponse<String> next = http.post("/edge/stock-timed/" + sku, "{}");
+        assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
+        assertThat(work.executions(sku)).isEqualTo(2);
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.idempotency.edges;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
+import java.time.Duration;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -41,6 +43,21 @@ public class ReactiveEdges {
 
     /** One element of a streamable answer. */
     public record Item(String order, int line) {}
+
+    @PostMapping("/edge/stock-entity/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public Mono<ResponseEntity<String>> deductAnswering(@PathVariable String sku) {
+        return Mono.defer(() -> Mono.fromFuture(work.start(sku))).map(ResponseEntity::ok);
+    }
+
+    @PostMapping("/edge/stock-timed/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public Mono<ResponseEntity<String>> deductInTime(@PathVariable String sku) {
+        return Mono.defer(() -> {
+            work.ran(sku);
+            return Mono.delay(Duration.ofMillis(400)).map(tick -> ResponseEntity.ok("deducted in time"));
+        });
+    }
 
     @PostMapping("/edge/large/{id}")
     @Idempotent

@@ -3,6 +3,7 @@ package dev.idempotency.edges;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import java.util.concurrent.CompletableFuture;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -27,6 +28,12 @@ public class ServletEdges {
     @Idempotent(strategy = Strategy.LOCK, key = "#sku")
     public CompletableFuture<String> deduct(@PathVariable String sku) {
         return work.start(sku);
+    }
+
+    @PostMapping("/edge/stock-entity/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public CompletableFuture<ResponseEntity<String>> deductAnswering(@PathVariable String sku) {
+        return work.start(sku).thenApply(ResponseEntity::ok);
     }
 
     @PostMapping("/edge/large/{id}")

@@ -180,7 +180,23 @@ class PromiseTests {
             System.out.println("[promise] " + path + (lock ? " LOCK " : " REQUEST_ID ") + history);
             played.answers().forEach(answer -> System.out.println("[promise]   " + answer));
         }
-        return PromiseChecker.check(played, ledger.ended(), ledger.running(), lock);
+        List<String> violations = PromiseChecker.check(played, ledger.ended(), ledger.running(), lock);
+        clearLeftovers(); // reported above; a history that follows must not inherit them
+        return violations;
+    }
+
+    private static void clearLeftovers() {
+        try (RedisConnection connection = connections.getConnection()) {
+            for (String key : leftoverKeys()) {
+                connection.keyCommands().del(key.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    private static List<String> leftoverKeys() {
+        return leftovers().stream()
+                .map(leftover -> leftover.substring(leftover.lastIndexOf(' ') + 1))
+                .toList();
     }
 
     /** Locks and in-progress claims still in Redis: after every history, none may be left. */

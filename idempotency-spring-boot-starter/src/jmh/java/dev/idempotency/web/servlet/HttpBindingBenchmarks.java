@@ -43,6 +43,9 @@ import org.springframework.mock.web.MockHttpServletResponse;
 @Fork(1)
 public class HttpBindingBenchmarks {
 
+    /** No bound on what is held (the benchmark never releases what it captured). */
+    private static final HeldBytes UNBOUNDED = new HeldBytes(Long.MAX_VALUE);
+
     private WebCallFixture call;
     private Method method;
     private HandlerMetadata handler;
@@ -72,9 +75,6 @@ public class HttpBindingBenchmarks {
     }
 
     /** Payload fingerprint: path variables, parameters and the {@code @RequestBody} argument as JSON, digested. */
-    /** No bound on what is held (the benchmark never releases what it captured). */
-    private static final HeldBytes UNBOUNDED = new HeldBytes(Long.MAX_VALUE);
-
     @Benchmark
     public String fingerprint() {
         return RequestFingerprint.of(

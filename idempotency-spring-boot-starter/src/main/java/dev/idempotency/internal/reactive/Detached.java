@@ -1,6 +1,8 @@
 package dev.idempotency.internal.reactive;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
@@ -8,25 +10,49 @@ import reactor.util.context.ContextView;
 
 /**
  * Runs protected work on a subscription of its own, so that the caller's cancel (a client that disconnects, an outer
- * timeout) does not cancel it: the caller's subscriber only watches. Signals reach the caller as long as it stays.
+ * timeout, a server that stops writing to a closed connection) does not cancel it: the caller's subscriber only
+ * watches. Signals reach the caller as long as it stays; what it no longer takes is handed to {@code dropped} (a
+ * response's buffers are released there).
  */
 public final class Detached {
 
     private Detached() {}
 
     /**
-     * Subscribes to {@code work} now, in {@code context}; the returned publisher relays its signals.
+     * Subscribes to {@code work} now, in {@code context}; the returned publisher relays its signals, to one subscriber.
      *
      * @param stopOnCancel asked when the caller cancels: {@code true} cancels the work too (it was not admitted yet)
      */
     public static <T> Flux<T> run(Flux<T> work, ContextView context, BooleanSupplier stopOnCancel) {
-        Sinks.Many<T> relay = Sinks.many().replay().all();
-        Disposable running =
-                work.contextWrite(context).subscribe(relay::tryEmitNext, relay::tryEmitError, relay::tryEmitComplete);
-        return relay.asFlux().doOnCancel(() -> {
-            if (stopOnCancel.getAsBoolean()) {
-                running.dispose();
-            }
-        });
+        return run(work, context, stopOnCancel, value -> {});
+    }
+
+    /** {@link #run(Flux, ContextView, BooleanSupplier)}, handing what the caller no longer takes to {@code dropped}. */
+    public static <T> Flux<T> run(
+            Flux<T> work, ContextView context, BooleanSupplier stopOnCancel, Consumer<? super T> dropped) {
+        Sinks.Many<T> relay = Sinks.many().unicast().onBackpressureBuffer();
+        AtomicBoolean gone = new AtomicBoolean();
+        Disposable running = work.contextWrite(context)
+                .subscribe(
+                        value -> {
+                            if (gone.get() || relay.tryEmitNext(value).isFailure()) {
+                                dropped.accept(value);
+                            }
+                        },
+                        relay::tryEmitError,
+                        relay::tryEmitComplete);
+        return relay.asFlux()
+                .doOnCancel(() -> {
+                    gone.set(true);
+                    if (stopOnCancel.getAsBoolean()) {
+                        running.dispose();
+                    }
+                })
+                .doOnDiscard(Object.class, value -> dropped.accept(cast(value)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T cast(Object value) {
+        return (T) value;
     }
 }

@@ -55,7 +55,9 @@ public final class ReactiveCalls {
         return Mono.defer(() -> protectedCall
                         .flatMap(admitted -> Mono.fromFuture(() ->
                                 StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode)))
-                        .publishOn(Resumption.here()))
+                        .publishOn(Resumption.here())
+                        // Admitted, then dropped by a caller that left before the admission reached it: undo it.
+                        .doOnDiscard(StrategyRunner.Admitted.class, ReactiveCalls::undo))
                 .map(Optional::of)
                 // The caller went away while waiting for a running duplicate or a busy lock: the wait ends there.
                 .doOnCancel(() -> observation.end(Outcome.ABANDONED, null))
@@ -67,6 +69,12 @@ public final class ReactiveCalls {
                     observation.end(Outcome.ofRejection(failure), failure);
                     return Mono.error(failure);
                 });
+    }
+
+    private static void undo(StrategyRunner.Admitted<?> admitted) {
+        if (!admitted.isReplay()) {
+            admitted.permit().fail();
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.reactive.CallerGate;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -13,6 +14,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.method.HandlerMethod;
+import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import reactor.util.context.ContextView;
@@ -30,6 +33,7 @@ final class ExchangeState {
     private final ReplayedHeaders replayedHeaders;
     private final long maxBytes;
     private final HeldBytes budget;
+    private final OperationRegistry operations;
     private final AtomicBoolean settled = new AtomicBoolean();
     private final AtomicBoolean replayed = new AtomicBoolean();
     private final CallerGate caller = new CallerGate();
@@ -43,11 +47,23 @@ final class ExchangeState {
      * @param context the Reactor context the exchange runs in (Spring Security's context among others), for handlers
      *     that run outside of it
      */
-    ExchangeState(ReplayedHeaders replayedHeaders, long maxBytes, HeldBytes budget, ContextView context) {
+    ExchangeState(
+            ReplayedHeaders replayedHeaders,
+            long maxBytes,
+            HeldBytes budget,
+            OperationRegistry operations,
+            ContextView context) {
         this.replayedHeaders = replayedHeaders;
         this.maxBytes = maxBytes;
         this.budget = budget;
+        this.operations = operations;
         this.context = context;
+    }
+
+    /** Whether the exchange's handler is an {@code @Idempotent} method (known once the handler was mapped). */
+    boolean protectedHandler() {
+        return exchange().getAttribute(HandlerMapping.BEST_MATCHING_HANDLER_ATTRIBUTE) instanceof HandlerMethod handler
+                && operations.find(handler.getMethod(), handler.getBeanType()) != null;
     }
 
     /** The exchange as the handler sees it, with the recording response; set once, before the handler runs. */

@@ -3,6 +3,7 @@ package dev.idempotency.web.reactive;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.reactive.Detached;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -29,13 +30,19 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
     private final long maxResponseBytes;
     private final HeldBytes budget;
     private final HeldErrors heldErrors;
+    private final OperationRegistry operations;
 
     IdempotencyWebFilter(
-            ReplayedHeaders replayedHeaders, long maxResponseBytes, HeldBytes budget, HeldErrors heldErrors) {
+            ReplayedHeaders replayedHeaders,
+            long maxResponseBytes,
+            HeldBytes budget,
+            HeldErrors heldErrors,
+            OperationRegistry operations) {
         this.replayedHeaders = replayedHeaders;
         this.maxResponseBytes = maxResponseBytes;
         this.budget = budget;
         this.heldErrors = heldErrors;
+        this.operations = operations;
     }
 
     @Override
@@ -46,7 +53,7 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         return Mono.deferContextual(context -> {
-            ExchangeState state = new ExchangeState(replayedHeaders, maxResponseBytes, budget, context);
+            ExchangeState state = new ExchangeState(replayedHeaders, maxResponseBytes, budget, operations, context);
             ServerHttpResponse response = exchange.getResponse();
             ServerWebExchange recorded = exchange.mutate()
                     .response(new RecordingResponse(response, state))

@@ -41,12 +41,15 @@ public final class IdempotencyWebFluxAutoConfiguration {
 
     @Bean
     IdempotencyWebFilter idempotencyWebFilter(
-            IdempotencyProperties properties, ObjectProvider<WebExceptionHandler> exceptionHandlers) {
+            IdempotencyProperties properties,
+            ObjectProvider<WebExceptionHandler> exceptionHandlers,
+            OperationRegistry operations) {
         return new IdempotencyWebFilter(
                 new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
                 properties.getRequestId().getMaxResponseSize().toBytes(),
                 new HeldBytes(properties.getMaxHeldBytes().toBytes()),
-                new HeldErrors(() -> exceptionHandlers.orderedStream().toList()));
+                new HeldErrors(() -> exceptionHandlers.orderedStream().toList()),
+                operations);
     }
 
     @Bean

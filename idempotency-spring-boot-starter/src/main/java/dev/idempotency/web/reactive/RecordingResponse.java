@@ -3,6 +3,7 @@ package dev.idempotency.web.reactive;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.reactive.Detached;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -33,7 +34,14 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
 
     @Override
     public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-        return super.writeWith(Flux.<DataBuffer>from(body).switchOnFirst((first, flux) -> record(flux)));
+        Flux<DataBuffer> recorded = Flux.<DataBuffer>from(body).switchOnFirst((first, flux) -> record(flux));
+        if (!state.protectedHandler()) {
+            return super.writeWith(recorded);
+        }
+        // The server cancels the body when the client's connection closes; a protected handler's work (subscribed
+        // with the body) must run on and settle all the same. Buffers nobody sends any more are released.
+        return super.writeWith(Flux.deferContextual(
+                context -> Detached.run(recorded, context, state::clientLeft, DataBufferUtils::release)));
     }
 
     @Override
