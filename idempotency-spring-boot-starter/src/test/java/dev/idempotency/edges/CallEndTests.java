@@ -108,6 +108,20 @@ class CallEndTests {
     }
 
     @Test
+    void aStreamCutOffByItsClientReleasesItsLock() throws Exception {
+        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        Work work = app.getBean(Work.class);
+        int port = EdgeApplication.port(app);
+        String sku = newId();
+        try (Disconnecting first = Disconnecting.post(port, "/edge/feed/" + sku, null)) {
+            Await.until(DEADLINE, "the first stream started", () -> work.executions(sku) == 1);
+        }
+        try (Disconnecting second = Disconnecting.post(port, "/edge/feed/" + sku, null)) {
+            Await.until(DEADLINE, "the next caller got the lock", () -> work.executions(sku) == 2);
+        }
+    }
+
+    @Test
     void aLockWaiterThatGivesUpTakesNoLockAndTheNextCallerGetsItAfterTheHolder() throws Exception {
         ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
         Work work = app.getBean(Work.class);

@@ -3,6 +3,7 @@ package dev.idempotency.edges;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import java.time.Duration;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -56,6 +57,15 @@ public class ReactiveEdges {
         return Mono.defer(() -> {
             work.ran(sku);
             return Mono.delay(Duration.ofMillis(400)).map(tick -> ResponseEntity.ok("deducted in time"));
+        });
+    }
+
+    @PostMapping(path = "/edge/feed/{sku}", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public Flux<String> feed(@PathVariable String sku) {
+        return Flux.defer(() -> {
+            work.ran(sku);
+            return Flux.interval(Duration.ofMillis(50)).map(tick -> "tick " + tick);
         });
     }
 

@@ -156,7 +156,7 @@ final class ExchangeState {
                 .doFinally(signal -> call.end(cause));
     }
 
-    /** The exchange ended with an error no handler answered: release, restore, unlock. */
+    /** The exchange ended with an error no handler answered, or a stream was cut off: release, restore, unlock. */
     void abandon(@Nullable Throwable cause) {
         HeldCall call = held;
         if (call != null && settled.compareAndSet(false, true)) {

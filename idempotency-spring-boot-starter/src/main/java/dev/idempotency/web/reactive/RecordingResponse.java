@@ -47,7 +47,10 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
     @Override
     public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
         // A stream (REQUEST_ID refuses streaming handlers at startup): settled when it ends.
-        return super.writeAndFlushWith(body).then(Mono.defer(() -> state.settle(getDelegate(), null, "streamed")));
+        // A stream cut off by its client ends there: the lock is released, a failed call's token restored.
+        return super.writeAndFlushWith(body)
+                .then(Mono.defer(() -> state.settle(getDelegate(), null, "streamed")))
+                .doOnCancel(() -> state.abandon(null));
     }
 
     @Override

@@ -34,6 +34,7 @@ final class ServletExchange implements AsyncListener {
     private boolean detached; // guarded by this
     private volatile boolean awaitsErrorPage;
     private long maxBytes = -1;
+    private volatile boolean streaming;
     private @Nullable WorkEnd workEnd; // guarded by this
 
     ServletExchange(CapturingResponse response, ReplayedHeaders replayedHeaders) {
@@ -58,6 +59,7 @@ final class ServletExchange implements AsyncListener {
             response.arm(maxBytes);
         }
         this.maxBytes = maxBytes;
+        this.streaming = maxBytes < 0;
         held = call;
     }
 
@@ -101,8 +103,8 @@ final class ServletExchange implements AsyncListener {
      */
     synchronized boolean detachFromCaller() {
         HeldCall current = held;
-        if (current == null || settled.get()) {
-            return false;
+        if (current == null || settled.get() || streaming) {
+            return false; // a stream is its own work: cut off, it ends there, and its completion settles it
         }
         if (!detached) {
             detached = true;
@@ -225,12 +227,17 @@ final class ServletExchange implements AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        detachFromCaller(); // the work runs on: its end, not the timeout, settles the call
+        if (!detachFromCaller()) { // the work runs on: its end, not the timeout, settles the call
+            failed(new IllegalStateException("Asynchronous request processing timed out"));
+        }
     }
 
     @Override
     public void onError(AsyncEvent event) {
-        detachFromCaller(); // the connection failed (the client went away): the work runs on
+        if (!detachFromCaller()) { // the connection failed (the client went away): the work runs on
+            Throwable cause = event.getThrowable();
+            failed(cause != null ? cause : new IllegalStateException("Asynchronous request processing failed"));
+        }
     }
 
     @Override
