@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One acquisition of a lock, renewed while held. A call nested in the call that holds it (or the thread that holds its
- * handle) may enter it again; the lock is released in Redis when the outermost hold ends. As a {@link Permit} it never fails: once the work ran, a
+ * handle) may enter it again; the lock is released in Redis when the outermost hold ends. As a {@link Permit} it never
+ * fails: once the work ran, a
  * lost lock or a failed release is logged and counted, and the lock is left to expire.
  */
 final class HeldLock implements Permit {

@@ -66,7 +66,7 @@ public class ContractApplication {
     @Import({ReactiveOrdersController.class, ReactiveLedger.class, ReactiveInfrastructure.class})
     static class Reactive {}
 
-    /** Spring Security on WebFlux (HTTP basic, users alice and bob; every exchange permitted), event loops of its own. */
+    /** Spring Security on WebFlux (HTTP basic, alice and bob; every exchange permitted), event loops of its own. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
     public static class ReactiveInfrastructure {

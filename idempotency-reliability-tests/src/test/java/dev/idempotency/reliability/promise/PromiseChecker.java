@@ -67,7 +67,8 @@ final class PromiseChecker {
         }
         played.lingering()
                 .forEach(held -> violations.add("liveness: one lease after the history, Redis still holds " + held));
-        played.left().forEach(held -> violations.add("liveness: after the last calls, Redis still holds " + held));
+        played.left()
+                .forEach(held -> violations.add("liveness: one lease after the last calls, Redis still holds " + held));
         return violations;
     }
 

@@ -11,7 +11,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
-/** The Spring MVC entry paths: a plain handler, a {@code CompletableFuture}, a {@code DeferredResult}, a bean method. */
+/** The Spring MVC entry paths: a plain handler, a {@code CompletableFuture}, a {@code DeferredResult}, a bean. */
 @RestController
 public class ServletPaths {
 

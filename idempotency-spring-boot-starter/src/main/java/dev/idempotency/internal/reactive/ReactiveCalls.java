@@ -44,8 +44,9 @@ public final class ReactiveCalls {
     }
 
     /**
-     * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission, or empty {@link Optional} when Redis failed and the
-     * method may run unprotected ({@code on-store-failure: proceed}); a rejection ends the observation and errors.
+     * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission,
+     * or empty {@link Optional} when Redis failed and the method may run unprotected ({@code on-store-failure:
+     * proceed}); a rejection ends the observation and errors.
      */
     public static <T> Mono<Optional<StrategyRunner.Admitted<T>>> admit(
             ProtectedInvocation call,

@@ -109,8 +109,9 @@ final class ExchangeState {
     }
 
     /**
-     * The client went away (disconnected, or an outer operator cancelled): {@code true} when no call holds a permit yet,
-     * so that the exchange is cancelled; else the held call runs on, detached, and its response settles it as usual.
+     * The client went away (disconnected, or an outer operator cancelled): {@code true} when no call holds a permit
+     * yet, so that the exchange is cancelled; else the held call runs on, detached, and its response settles it as
+     * usual.
      */
     boolean clientLeft() {
         return caller.leave();

@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  * that retries the moment it has the response finds the record (message converters flush as they finish, which would
  * otherwise send the response first). What is held is what message conversion, {@code ResponseBodyAdvice},
  * {@code @JsonView} and the handler itself wrote. Past the size limit the held bytes are sent and the rest streams
- * through (and the response is not stored), and so it is when all calls in flight hold {@link HeldBytes} already; a response ended by {@code sendError} gets its body in the container's
- * error dispatch, which {@link IdempotencyResponseFilter} captures with a wrapper of its own.
+ * through (and the response is not stored), and so it is when all calls in flight hold {@link HeldBytes} already; a
+ * response ended by {@code sendError} gets its body in the container's error dispatch, which
+ * {@link IdempotencyResponseFilter} captures with a wrapper of its own.
  */
 final class CapturingResponse extends HttpServletResponseWrapper {
 

@@ -79,8 +79,8 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
 
     /**
      * The error page of a held call that ended by {@code sendError} ({@code ResponseStatusException},
-     * {@code @ResponseStatus}, {@code ErrorResponse} without problem details): captured and held back like any response,
-     * so that it is stored and replayed as sent when {@code release-on} keeps it.
+     * {@code @ResponseStatus}, {@code ErrorResponse} without problem details): captured and held back like any
+     * response, so that it is stored and replayed as sent when {@code release-on} keeps it.
      */
     private static void errorPage(
             HttpServletRequest request, HttpServletResponse response, FilterChain chain, ServletExchange exchange)

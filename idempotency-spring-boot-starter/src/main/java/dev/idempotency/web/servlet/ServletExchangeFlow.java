@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
+import org.springframework.web.context.request.async.WebAsyncUtils;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -78,6 +79,7 @@ final class ServletExchangeFlow {
         // Held back until the permit is settled (stored, lock released, token restored), so a client that sends its
         // next request the moment it has this response finds that done; a stream goes out as it is written.
         boolean holdBack = !streaming.computeIfAbsent(spec.method(), StreamingReturnTypes::streams);
+        AsyncEnds.watch(WebAsyncUtils.getAsyncManager(request), exchange);
         exchange.hold(
                 new HeldCall(permit, spec, observation, call.protection().detachedRenewal()),
                 holdBack ? maxResponseSize : -1);
