@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,13 +18,10 @@ final class ConsumedToken implements Permit, IdempotencyContext {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumedToken.class);
 
-    private final String scope;
-    private final String token;
-    private final BiFunction<String, String, CompletableFuture<Void>> restore;
+    private final Supplier<CompletableFuture<Void>> restore;
 
-    ConsumedToken(String scope, String token, BiFunction<String, String, CompletableFuture<Void>> restore) {
-        this.scope = scope;
-        this.token = token;
+    /** @param restore gives back the token this submit consumed */
+    ConsumedToken(Supplier<CompletableFuture<Void>> restore) {
         this.restore = restore;
     }
 
@@ -40,7 +37,7 @@ final class ConsumedToken implements Permit, IdempotencyContext {
 
     @Override
     public CompletableFuture<Void> fail() {
-        return restore.apply(scope, token).handle((restored, failure) -> {
+        return restore.get().handle((restored, failure) -> {
             if (failure != null) {
                 log.warn(
                         "Could not restore a token after a failed call: {}",

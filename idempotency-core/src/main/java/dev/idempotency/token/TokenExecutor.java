@@ -12,22 +12,21 @@ import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StrategyRunner;
-import io.lettuce.core.SetArgs;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.util.Assert;
 
 /**
  * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
- * holds only a digest of each token and its scope (the key) and a one-byte state: {@code V} valid, {@code U} used.
- * Consuming is a single {@code SET key U XX KEEPTTL GET}, and the {@code U} marker stays until the token's TTL ends so
- * that a replay is told apart from a forgery. Usable without annotations:
+ * holds only a digest of each token and its scope (the key) and a short state ({@link TokenStore}): {@code V} valid,
+ * {@code U} and the consuming submit's mark once used. Consuming is one script (one round trip) that marks a valid token, and the
+ * used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit whose consume
+ * failed without an answer (a lost reply, a timeout) gives the token back if its consume took effect, retrying while
+ * Redis is unreachable, for at most a minute. Usable without annotations:
  *
  * <pre>{@code
  * IssuedToken token = tokens.issue(userId, Duration.ofMinutes(10));      // hand token.token() to the client
@@ -36,13 +35,8 @@ import org.springframework.util.Assert;
  */
 public final class TokenExecutor implements IdempotencyStrategy {
 
-    private static final Logger log = LoggerFactory.getLogger(TokenExecutor.class);
     private static final int TOKEN_BYTES = 24;
-    private static final int TOKEN_LENGTH = 32;
-    private static final byte[] VALID = {'V'};
-    private static final byte[] USED = {'U'};
-
-    private final RedisGateway redis;
+    private final TokenStore store;
     private final RedisKeys keys;
     /**
      * DRBG: seeded once from the platform, then generated in memory. The platform default on Linux reads
@@ -61,7 +55,7 @@ public final class TokenExecutor implements IdempotencyStrategy {
     public TokenExecutor(RedisGateway redis, RedisKeys keys) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");
-        this.redis = redis;
+        this.store = new TokenStore(redis);
         this.keys = keys;
     }
 
@@ -80,9 +74,7 @@ public final class TokenExecutor implements IdempotencyStrategy {
         byte[] bytes = new byte[TOKEN_BYTES];
         random.nextBytes(bytes);
         String token = encoder.encodeToString(bytes);
-        byte[] key = RedisGateway.bytes(keys.token(scope, token));
-        return redis.call("issue", commands -> commands.set(key, VALID, SetArgs.Builder.px(ttl.toMillis())))
-                .thenApply(ok -> new IssuedToken(token, ttl));
+        return store.issue(key(scope, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
     }
 
     /**
@@ -94,25 +86,25 @@ public final class TokenExecutor implements IdempotencyStrategy {
      */
     public <T, E extends Throwable> T execute(String scope, @Nullable String token, CheckedSupplier<T, E> work)
             throws E {
-        String wellFormed = requireWellFormed(token);
+        String wellFormed = TokenFormat.requireWellFormed(token);
         return StrategyRunner.run(() -> Futures.join(admit(scope, wellFormed)), work, ResultCodec.none());
     }
 
     /** Consumes {@code token}; see {@link #execute}. */
     public void consume(String scope, @Nullable String token) {
-        Futures.join(consumeAsync(scope, requireWellFormed(token)));
+        Futures.join(consumeAsync(scope, TokenFormat.requireWellFormed(token)));
     }
 
-    /** Makes a consumed token valid again (the work it guarded failed); an expired token stays expired. */
+    /** Makes a consumed token valid again, whoever consumed it; an expired token stays expired. */
     public void restore(String scope, String token) {
-        Futures.join(restoreAsync(scope, token));
+        Futures.join(store.restore(key(scope, token)));
     }
 
     @Override
     public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
         String token;
         try {
-            token = requireWellFormed(call.key());
+            token = TokenFormat.requireWellFormed(call.key());
         } catch (InvalidTokenException ex) {
             return CompletableFuture.failedFuture(ex);
         }
@@ -124,57 +116,38 @@ public final class TokenExecutor implements IdempotencyStrategy {
     }
 
     private CompletableFuture<Admission> admit(String scope, String token) {
-        return consumeAsync(scope, token)
-                .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(scope, token, this::restoreAsync)));
+        byte[] key = key(scope, token);
+        byte[] mark = TokenStore.newMark();
+        return consume(key, mark)
+                .thenApply(consumed -> new Admission.Proceed(
+                        new ConsumedToken(() -> store.restore(key, mark).thenApply(restored -> null))));
     }
 
     private CompletableFuture<Void> consumeAsync(String scope, String token) {
-        byte[] key = RedisGateway.bytes(keys.token(scope, token));
-        return redis.<byte @Nullable []>call(
-                        "consume",
-                        commands ->
-                                commands.setGet(key, USED, SetArgs.Builder.xx().keepttl()))
+        return consume(key(scope, token), TokenStore.newMark());
+    }
+
+    private CompletableFuture<Void> consume(byte[] key, byte[] mark) {
+        return store.consume(key, mark)
+                .whenComplete((previous, failure) -> {
+                    if (failure != null) {
+                        store.giveBack(key, mark);
+                    }
+                })
                 .thenApply(previous -> {
                     if (previous == null) {
                         throw new InvalidTokenException("The token is unknown or expired");
                     }
-                    if (Arrays.equals(previous, USED)) {
+                    // Our own mark: the client sent the consume again after a broken connection, and it is ours.
+                    if (previous.length > 0 && previous[0] == TokenStore.USED && !Arrays.equals(previous, mark)) {
                         throw new TokenAlreadyUsedException("The token was used already");
                     }
                     return null;
                 });
     }
 
-    CompletableFuture<Void> restoreAsync(String scope, String token) {
-        byte[] key = RedisGateway.bytes(keys.token(scope, token));
-        return redis.call(
-                        "restore",
-                        commands ->
-                                commands.set(key, VALID, SetArgs.Builder.xx().keepttl()))
-                .thenApply(ok -> null);
-    }
-
-    /** Rejects malformed input before Redis is touched: a forged token costs no round trip. */
-    private static String requireWellFormed(@Nullable String token) {
-        if (token == null || token.isEmpty()) {
-            throw new InvalidTokenException("The token is missing");
-        }
-        if (token.length() != TOKEN_LENGTH || !isBase64Url(token)) {
-            throw new InvalidTokenException("The token is malformed");
-        }
-        return token;
-    }
-
-    private static boolean isBase64Url(String token) {
-        for (int i = 0; i < token.length(); i++) {
-            char c = token.charAt(i);
-            boolean ok =
-                    (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
+    private byte[] key(String scope, String token) {
+        return RedisGateway.bytes(keys.token(scope, token));
     }
 
     private static SecureRandom drbg() {

@@ -107,6 +107,24 @@ class TokenContractTests extends RedisContract {
     }
 
     @Test
+    void aSubmitRefusedWhileTheFirstRunsDoesNotTakeItsTokenAway() {
+        String token = tokens.issue("alice", TTL).token();
+        AtomicInteger runs = new AtomicInteger();
+        assertThatThrownBy(() -> tokens.execute("alice", token, () -> {
+                    // A double click while the first submit runs: refused, and it must not take over the token, or
+                    // the first could not give it back when it fails.
+                    assertThatThrownBy(() -> tokens.execute("alice", token, runs::incrementAndGet))
+                            .isInstanceOf(TokenAlreadyUsedException.class);
+                    throw new IllegalStateException("boom");
+                }))
+                .hasMessage("boom");
+        assertThat(tokens.execute("alice", token, runs::incrementAndGet))
+                .as("given back by the failed first submit")
+                .isEqualTo(1);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
     void workSeesATokenContextWithoutALease() {
         String token = tokens.issue("alice", TTL).token();
         IdempotencyContext context = tokens.execute(
