@@ -69,7 +69,8 @@ final class RedisProcess implements ServerBackend {
         option(command, "--bind", HOST);
         option(command, "--daemonize", "no");
         option(command, "--dir", dir.toString());
-        // No persistence: tests start from an empty server and a restart must not reload data.
+        // No persistence: tests start from an empty server and a restart must not reload data (a durable server
+        // overrides both with options that come later).
         option(command, "--save", "");
         option(command, "--appendonly", "no");
         // Otherwise a master waits 5 s for more replicas before it first syncs a replica.

@@ -313,6 +313,7 @@ public final class RedisServer implements RedisTopology, AutoCloseable {
 
         private boolean tls;
         private @Nullable AclUser aclUser;
+        private boolean durable;
 
         private Builder() {}
 
@@ -335,13 +336,23 @@ public final class RedisServer implements RedisTopology, AutoCloseable {
             return this;
         }
 
+        /**
+         * Keep every acknowledged write across {@link RedisServer#kill()} and {@link RedisServer#restart()}: an
+         * append-only file synced before each reply ({@code --appendonly yes --appendfsync always}), as a production
+         * server that must not lose its records is configured.
+         */
+        public Builder durable() {
+            this.durable = true;
+            return this;
+        }
+
         /** Starts the server and waits until it answers PING (and the ACL user can log in). */
         public RedisServer start() {
-            ServerOptions options = new ServerOptions(tls, aclUser);
+            ServerOptions options = new ServerOptions(tls, aclUser, durable);
             if (options.isPlain()) {
                 return RedisServer.start();
             }
-            Launcher.requireProcessProvider("A Redis server with TLS or an ACL user");
+            Launcher.requireProcessProvider("A Redis server with TLS, an ACL user or durability");
             RedisServer server = Launcher.process(options, port -> List.of(), false);
             Launcher.announce(server.provider(), server.version(), server.name() + " at " + server.address());
             return server;

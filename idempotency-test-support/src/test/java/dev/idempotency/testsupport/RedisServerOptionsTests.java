@@ -25,6 +25,25 @@ class RedisServerOptionsTests {
     private static final Duration SHORT_TIMEOUT = Duration.ofSeconds(1);
 
     @Test
+    void durableServerKeepsWhatItAcknowledgedAcrossAKill() {
+        try (RedisServer redis = RedisServer.builder().durable().start()) {
+            LettuceConnectionFactory factory = redis.newConnectionFactory();
+            try {
+                StringRedisTemplate template = new StringRedisTemplate(factory);
+                template.opsForValue().set("acknowledged", "yes", Duration.ofMinutes(5));
+                redis.kill();
+                redis.restart();
+                assertThat(template.opsForValue().get("acknowledged"))
+                        .as("a write acknowledged before SIGKILL, after the restart")
+                        .isEqualTo("yes");
+                assertThat(template.getExpire("acknowledged")).as("its TTL too").isPositive();
+            } finally {
+                factory.destroy();
+            }
+        }
+    }
+
+    @Test
     void tlsServerServesVerifiedTlsClientsAndNothingElse() throws IOException {
         try (RedisServer redis = RedisServer.builder().tls().start()) {
             StringRedisTemplate template = new StringRedisTemplate(redis.newConnectionFactory());
