@@ -51,7 +51,7 @@ import java.util.function.Predicate;
  * when {@link #dropAllReplies(boolean) dropping stops}), as a real connection that loses data breaks. Without that,
  * Lettuce would hand every later reply to the command before it.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
 
     /** How commands and replies are treated right now. */
     enum Mode {
@@ -93,7 +93,7 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** A proxy on a free port of 127.0.0.1 forwarding to {@code host:port}. */
-    static FaultProxy start(String host, int port) {
+    public static FaultProxy start(String host, int port) {
         return create(host, port, false);
     }
 
@@ -114,7 +114,7 @@ final class FaultProxy implements AutoCloseable {
         return "127.0.0.1";
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
@@ -156,7 +156,7 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** While set, every reply is swallowed; clearing it closes the connections that lost replies. */
-    void dropAllReplies(boolean drop) {
+    public void dropAllReplies(boolean drop) {
         dropAll = drop;
         if (!drop) {
             closePoisoned();

@@ -1,11 +1,13 @@
 package dev.idempotency.reliability.promise;
 
-import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.kafka.KafkaErrorHandling;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -13,11 +15,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.util.backoff.FixedBackOff;
 
-/** The application the promise checker drives: every entry path with {@code REQUEST_ID} and {@code LOCK}. */
+/** The application the promise checker drives: every entry path with the strategies that apply to it. */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({PromiseApp.Servlet.class, PromiseApp.Reactive.class})
+@Import({PromiseApp.Servlet.class, PromiseApp.Reactive.class, PromiseApp.Kafka.class})
 public class PromiseApp {
 
     @Bean
@@ -49,8 +54,22 @@ public class PromiseApp {
         }
     }
 
-    /** Starts the application on {@code type} against {@code redis}, with the checker's settings and {@code more}. */
-    static ConfigurableApplicationContext start(WebApplicationType type, RedisServer redis, String... more) {
+    /** Kafka listeners, only where the checker starts them ({@code promise.kafka}), without a web server. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty("promise.kafka")
+    @Import(KafkaPaths.class)
+    static class Kafka {
+
+        /** Two attempts for work that fails: the histories' failing work fails on every delivery. */
+        @Bean
+        CommonErrorHandler kafkaErrorHandler() {
+            return KafkaErrorHandling.retryInProgress(
+                    new DefaultErrorHandler(new FixedBackOff(0, 1)), Duration.ofMillis(100));
+        }
+    }
+
+    /** Starts the application on {@code type} against {@code backend}, with the checker's settings and {@code more}. */
+    static ConfigurableApplicationContext start(WebApplicationType type, Backend backend, String... more) {
         List<String> properties = new ArrayList<>(List.of(
                 "server.port=0",
                 "server.address=127.0.0.1",
@@ -59,8 +78,6 @@ public class PromiseApp {
                 "spring.main.log-startup-info=false",
                 "logging.level.root=OFF", // failing work is part of the histories: its stack traces are noise
                 "logging.level.dev.idempotency=WARN",
-                "spring.data.redis.host=" + redis.host(),
-                "spring.data.redis.port=" + redis.port(),
                 "spring.data.redis.timeout=500ms",
                 "spring.data.redis.connect-timeout=500ms",
                 "idempotency.key-prefix=promise:",
@@ -68,6 +85,7 @@ public class PromiseApp {
                 "idempotency.lock.lease=2s",
                 "idempotency.lock.wait=300ms",
                 "spring.mvc.async.request-timeout=400ms"));
+        properties.addAll(backend.springProperties());
         properties.addAll(List.of(more));
         return new SpringApplicationBuilder(PromiseApp.class)
                 .web(type)

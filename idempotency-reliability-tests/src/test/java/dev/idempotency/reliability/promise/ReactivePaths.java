@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
-/** The WebFlux entry paths: a {@code Mono} handler and a plain one. */
+/** The WebFlux entry paths: a {@code Mono} handler and a plain one, each with every strategy. */
 @RestController
 public class ReactivePaths {
 
@@ -35,6 +35,13 @@ public class ReactivePaths {
         return mono(call(exchange), key, job);
     }
 
+    @PostMapping("/p/webflux-mono/token/{key}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public Mono<ResponseEntity<String>> monoToken(
+            @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
+        return mono(call(exchange), key, job);
+    }
+
     @PostMapping("/p/webflux-plain/request-id")
     @Idempotent
     public ResponseEntity<String> plainRequestId(@RequestBody Job job, ServerWebExchange exchange) {
@@ -47,6 +54,13 @@ public class ReactivePaths {
     @PostMapping("/p/webflux-plain/lock/{key}")
     @Idempotent(strategy = Strategy.LOCK, key = "#key")
     public ResponseEntity<String> plainLock(
+            @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
+        return work.now(call(exchange), key, job);
+    }
+
+    @PostMapping("/p/webflux-plain/token/{key}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public ResponseEntity<String> plainToken(
             @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
         return work.now(call(exchange), key, job);
     }

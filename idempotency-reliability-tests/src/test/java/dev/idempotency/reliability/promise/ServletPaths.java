@@ -11,7 +11,10 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 
-/** The Spring MVC entry paths: a plain handler, a {@code CompletableFuture}, a {@code DeferredResult}, a bean. */
+/**
+ * The Spring MVC entry paths: a plain handler, a {@code CompletableFuture}, a {@code DeferredResult} (each with
+ * {@code REQUEST_ID}, {@code TOKEN} and {@code LOCK}), a bean ({@code REQUEST_ID} and {@code LOCK}).
+ */
 @RestController
 public class ServletPaths {
 
@@ -35,6 +38,13 @@ public class ServletPaths {
         return work.now(call(request), key, job);
     }
 
+    @PostMapping("/p/mvc-sync/token/{key}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public ResponseEntity<String> syncToken(
+            @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
+        return work.now(call(request), key, job);
+    }
+
     @PostMapping("/p/mvc-future/request-id")
     @Idempotent
     public CompletableFuture<ResponseEntity<String>> futureRequestId(@RequestBody Job job, HttpServletRequest request) {
@@ -48,6 +58,13 @@ public class ServletPaths {
         return work.later(call(request), key, job);
     }
 
+    @PostMapping("/p/mvc-future/token/{key}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public CompletableFuture<ResponseEntity<String>> futureToken(
+            @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
+        return work.later(call(request), key, job);
+    }
+
     @PostMapping("/p/mvc-deferred/request-id")
     @Idempotent
     public DeferredResult<ResponseEntity<String>> deferredRequestId(@RequestBody Job job, HttpServletRequest request) {
@@ -57,6 +74,13 @@ public class ServletPaths {
     @PostMapping("/p/mvc-deferred/lock/{key}")
     @Idempotent(strategy = Strategy.LOCK, key = "#key")
     public DeferredResult<ResponseEntity<String>> deferredLock(
+            @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
+        return deferred(work.later(call(request), key, job));
+    }
+
+    @PostMapping("/p/mvc-deferred/token/{key}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public DeferredResult<ResponseEntity<String>> deferredToken(
             @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
         return deferred(work.later(call(request), key, job));
     }

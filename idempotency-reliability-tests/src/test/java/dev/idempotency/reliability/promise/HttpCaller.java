@@ -1,0 +1,155 @@
+package dev.idempotency.reliability.promise;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The HTTP clients of one entry path and strategy: each call waits, times out, disconnects (RST) or sends another
+ * payload, as the history says. Under {@code TOKEN}, each key is one token, fetched from the token endpoint before
+ * its first call.
+ */
+final class HttpCaller implements Caller {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final Pattern PROBLEM_TYPE = Pattern.compile("urn:idempotency:problem:([a-z-]+)");
+    private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
+
+    private final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final Map<String, String> tokens = new ConcurrentHashMap<>();
+    private final int port;
+    private final String path;
+    private final Guard guard;
+
+    HttpCaller(int port, String path, Guard guard) {
+        this.port = port;
+        this.path = path;
+        this.guard = guard;
+    }
+
+    @Override
+    public void prepare(Collection<String> keys) {
+        if (guard == Guard.TOKEN) {
+            keys.forEach(this::token);
+        }
+    }
+
+    @Override
+    public Answer call(History.Call call, String key, Job job, String id) throws Exception {
+        return switch (call.ending()) {
+            case DISCONNECTS -> disconnect(key, job, id, call);
+            case TIMES_OUT -> {
+                try {
+                    yield exchange(key, job, id, call.key(), false, Duration.ofMillis(call.endAfter()));
+                } catch (HttpTimeoutException gaveUp) {
+                    yield Answer.none(id, call.key());
+                }
+            }
+            default -> exchange(key, job, id, call.key(), false, PATIENCE);
+        };
+    }
+
+    @Override
+    public Answer last(int index, String key, Job job, String id) throws Exception {
+        return exchange(key, job, id, index, true, PATIENCE);
+    }
+
+    private Answer exchange(String key, Job job, String id, int index, boolean last, Duration timeout)
+            throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + target(key)))
+                .timeout(timeout)
+                .POST(HttpRequest.BodyPublishers.ofString(json(job)));
+        headers(key, id).forEach(request::header);
+        HttpResponse<String> response;
+        try {
+            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException gaveUp) {
+            throw gaveUp;
+        } catch (IOException broken) {
+            return Answer.none(id, index); // the connection broke under the answer: the client saw nothing
+        }
+        Matcher type = PROBLEM_TYPE.matcher(response.body());
+        return new Answer(
+                id,
+                index,
+                last,
+                response.statusCode(),
+                response.body(),
+                response.headers().firstValue("Idempotent-Replayed").isPresent(),
+                type.find() ? type.group(1) : null);
+    }
+
+    /** Sends the request on a socket of its own and drops the connection (RST) after {@code endAfter} ms. */
+    private Answer disconnect(String key, Job job, String id, History.Call call)
+            throws IOException, InterruptedException {
+        byte[] body = json(job).getBytes(StandardCharsets.UTF_8);
+        StringBuilder head = new StringBuilder("POST " + target(key) + " HTTP/1.1\r\n")
+                .append("Host: 127.0.0.1:")
+                .append(port)
+                .append("\r\n");
+        headers(key, id)
+                .forEach((name, value) ->
+                        head.append(name).append(": ").append(value).append("\r\n"));
+        head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            Thread.sleep(call.endAfter()); // the client goes away this long after sending: part of the history
+            socket.setSoLinger(true, 0);
+        }
+        return Answer.none(id, call.key());
+    }
+
+    private Map<String, String> headers(String key, String id) {
+        return switch (guard) {
+            case REQUEST_ID -> Map.of("Content-Type", "application/json", "X-Call", id, "Idempotency-Key", key);
+            case TOKEN -> Map.of("Content-Type", "application/json", "X-Call", id, "Idempotency-Token", token(key));
+            case LOCK -> Map.of("Content-Type", "application/json", "X-Call", id);
+        };
+    }
+
+    /** The token of {@code key}, fetched once from the token endpoint. */
+    private String token(String key) {
+        return tokens.computeIfAbsent(key, unused -> {
+            try {
+                HttpResponse<String> issued = client.send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/idempotency/tokens"))
+                                .timeout(PATIENCE)
+                                .POST(HttpRequest.BodyPublishers.noBody())
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+                Matcher token = TOKEN.matcher(issued.body());
+                if (issued.statusCode() != 201 || !token.find()) {
+                    throw new IllegalStateException(
+                            "no token for " + key + ": " + issued.statusCode() + " " + issued.body());
+                }
+                return token.group(1);
+            } catch (IOException | InterruptedException ex) {
+                throw new IllegalStateException("no token for " + key, ex);
+            }
+        });
+    }
+
+    private String target(String key) {
+        return "/p/" + path + "/" + guard.segment() + (guard == Guard.REQUEST_ID ? "" : "/" + key);
+    }
+
+    static String json(Job job) {
+        return "{\"tag\":\"" + job.tag() + "\",\"outcome\":\"" + job.outcome() + "\",\"millis\":" + job.millis() + "}";
+    }
+}
