@@ -1,6 +1,6 @@
 package dev.idempotency;
 
-import dev.idempotency.internal.lease.ContextHolder;
+import dev.idempotency.spi.ContextHolder;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;

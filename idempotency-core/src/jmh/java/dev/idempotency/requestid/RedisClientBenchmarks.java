@@ -1,8 +1,8 @@
 package dev.idempotency.requestid;
 
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.lease.Owners;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

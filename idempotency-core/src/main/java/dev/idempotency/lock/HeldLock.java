@@ -1,9 +1,9 @@
 package dev.idempotency.lock;
 
 import dev.idempotency.IdempotencyContext;
-import dev.idempotency.internal.Futures;
-import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.internal.lease.Lease;
+import dev.idempotency.spi.ContextHolder;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,7 +1,7 @@
 package dev.idempotency.lock;
 
 import dev.idempotency.LockLostException;
-import dev.idempotency.internal.Futures;
+import dev.idempotency.spi.Futures;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -2,10 +2,10 @@ package dev.idempotency.requestid;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.Lease;
 import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.StoreListener;
 import java.time.Duration;

@@ -1,7 +1,6 @@
 package dev.idempotency.spi;
 
 import dev.idempotency.Strategy;
-import dev.idempotency.internal.Futures;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,5 +1,6 @@
 package dev.idempotency.spi;
 
+import dev.idempotency.CheckedSupplier;
 import dev.idempotency.IdempotencyContext;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,15 @@ public interface Permit {
 
     /** What the running work may ask about its protection; see {@link IdempotencyContext#current()}. */
     IdempotencyContext context();
+
+    /**
+     * Runs the part of the work that runs on this thread with {@link #context()} bound to it, so that the work sees it
+     * as {@link IdempotencyContext#current()} and a protected call nested in it knows its outer call (a lock is
+     * re-entered only by a call nested in the call that holds it); the outer binding is restored afterwards.
+     */
+    default <T, E extends Throwable> T callWithin(CheckedSupplier<T, E> work) throws E {
+        return ContextHolder.callWith(context(), work);
+    }
 
     /**
      * The work succeeded. {@code REQUEST_ID} stores {@code result} for duplicates (when it is {@code null}, nothing

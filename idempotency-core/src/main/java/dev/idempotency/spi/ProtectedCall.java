@@ -1,6 +1,5 @@
 package dev.idempotency.spi;
 
-import dev.idempotency.internal.Durations;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
@@ -31,8 +30,8 @@ public record ProtectedCall(
         Assert.notNull(scope, "scope must not be null");
         Assert.notNull(operation, "operation must not be null");
         Assert.notNull(key, "key must not be null");
-        Assert.isTrue(Durations.isPositive(ttl), "ttl must be positive");
-        Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
+        Assert.isTrue(ttl != null && !ttl.isNegative() && !ttl.isZero(), "ttl must be positive");
+        Assert.isTrue(lease != null && !lease.isNegative() && !lease.isZero(), "lease must be positive");
         Assert.isTrue(!maxWait.isNegative(), "maxWait must not be negative");
     }
 }

@@ -2,7 +2,7 @@ package dev.idempotency.token;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;
-import dev.idempotency.internal.Futures;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

@@ -1,8 +1,8 @@
 package dev.idempotency.token;
 
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.redis.LuaScript;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.spi.Futures;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import java.time.Duration;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.RealRedis;

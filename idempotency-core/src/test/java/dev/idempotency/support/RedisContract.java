@@ -1,10 +1,10 @@
 package dev.idempotency.support;
 
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Topologies;
 import java.util.Map;

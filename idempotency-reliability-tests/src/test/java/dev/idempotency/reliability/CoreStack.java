@@ -1,11 +1,11 @@
 package dev.idempotency.reliability;
 
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.token.TokenExecutor;
 import io.lettuce.core.ClientOptions;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RealRedis;

@@ -2,11 +2,11 @@ package dev.idempotency.actuate;
 
 import dev.idempotency.Strategy;
 import dev.idempotency.diagnostics.RedisDiagnostics;
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.spi.Futures;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -40,7 +40,11 @@ class IdempotencyReactorConfiguration {
     }
 
     @Bean
-    ReturnTypeFlow idempotencyReactorCallFlow(ReactiveScopeResolver scopes, ObjectProvider<ReactiveBinding> bindings) {
-        return new ReactorCallFlow(scopes, bindings.orderedStream().toList());
+    ReturnTypeFlow idempotencyReactorCallFlow(
+            ReactiveScopeResolver scopes, ObjectProvider<ReactiveBinding> bindings, IdempotencyProperties properties) {
+        return new ReactorCallFlow(
+                scopes,
+                bindings.orderedStream().toList(),
+                properties.getRequestId().getMaxResponseSize().toBytes());
     }
 }

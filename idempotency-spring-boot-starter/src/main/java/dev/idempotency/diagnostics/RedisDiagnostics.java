@@ -1,8 +1,8 @@
 package dev.idempotency.diagnostics;
 
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ServerVersion;
+import dev.idempotency.spi.Futures;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;

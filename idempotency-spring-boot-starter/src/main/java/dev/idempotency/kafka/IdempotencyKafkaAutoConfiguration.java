@@ -3,7 +3,6 @@ package dev.idempotency.kafka;
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.internal.operation.FlowSelector;
-import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.scope.ScopeResolver;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -81,15 +80,13 @@ public final class IdempotencyKafkaAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     KafkaIdempotency idempotencyKafka(
-            RequestIdExecutor executor,
-            RedisKeys redisKeys,
+            RequestIdExecutor requestIds,
             IdempotencyProperties idempotency,
             IdempotencyKafkaProperties properties,
             ObjectProvider<JsonMapper> jsonMapper) {
         IdempotencyProperties.RequestId requestId = idempotency.getRequestId();
         return new KafkaIdempotency(
-                executor,
-                redisKeys,
+                requestIds,
                 new RecordKeys(properties.getHeader()),
                 new RecordPayload(jsonMapper.getIfAvailable(JsonMapper::new)),
                 new KafkaIdempotency.Settings(

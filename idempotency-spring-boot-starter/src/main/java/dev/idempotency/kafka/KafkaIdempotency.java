@@ -1,10 +1,11 @@
 package dev.idempotency.kafka;
 
 import dev.idempotency.CheckedSupplier;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.requestid.RequestIdCall;
-import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.ProtectedCall;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -40,20 +41,14 @@ public final class KafkaIdempotency {
         }
     };
 
-    private final RequestIdExecutor executor;
-    private final RedisKeys redisKeys;
+    private final IdempotencyStrategy requestIds;
     private final RecordKeys keys;
     private final RecordPayload payload;
     private final Settings settings;
 
-    KafkaIdempotency(
-            RequestIdExecutor executor,
-            RedisKeys redisKeys,
-            RecordKeys keys,
-            RecordPayload payload,
-            Settings settings) {
-        this.executor = executor;
-        this.redisKeys = redisKeys;
+    KafkaIdempotency(IdempotencyStrategy requestIds, RecordKeys keys, RecordPayload payload, Settings settings) {
+        Assert.isTrue(requestIds.strategy() == Strategy.REQUEST_ID, "requestIds must be the REQUEST_ID strategy");
+        this.requestIds = requestIds;
         this.keys = keys;
         this.payload = payload;
         this.settings = settings;
@@ -104,14 +99,19 @@ public final class KafkaIdempotency {
      */
     public <T, E extends Throwable> T execute(
             String operation, ConsumerRecord<?, ?> record, CheckedSupplier<T, E> work, ResultCodec<T> codec) throws E {
-        return executor.execute(call(operation, record), work, codec);
+        return StrategyRunner.run(requestIds, call(operation, record), work, codec);
     }
 
-    /** The call {@link RequestIdExecutor#execute} takes for {@code record} within {@code operation}. */
-    public RequestIdCall call(String operation, ConsumerRecord<?, ?> record) {
+    /**
+     * The call the {@code REQUEST_ID} strategy admits for {@code record} within {@code operation}: the shared scope
+     * (messages have no user), the record's key, and a digest of its value.
+     */
+    public ProtectedCall call(String operation, ConsumerRecord<?, ?> record) {
         Assert.hasText(operation, "operation must not be empty");
-        return new RequestIdCall(
-                redisKeys.requestId("", operation, key(record)),
+        return new ProtectedCall(
+                "",
+                operation,
+                key(record),
                 settings.fingerprint() ? payload.fingerprint(record) : null,
                 settings.ttl(),
                 settings.lease(),

@@ -31,6 +31,15 @@ public class ReactiveLedger {
                 context.<IdempotencyContext>get(IdempotencyContext.class).isLeaseHeld()));
     }
 
+    /** {@code count} entries of {@code size} characters each. */
+    @Idempotent(key = "'large-' + #id")
+    public Flux<Entry> recordLarge(String id, int count, int size) {
+        return Flux.defer(() -> {
+            int run = runs.incrementAndGet();
+            return Flux.range(0, count).map(i -> new Entry(id + "-" + i + "-" + "x".repeat(size), run));
+        });
+    }
+
     @Idempotent(key = "'all-' + #id")
     public Flux<Entry> recordAll(String id) {
         return Flux.defer(() -> {

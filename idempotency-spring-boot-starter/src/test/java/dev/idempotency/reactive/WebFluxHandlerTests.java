@@ -2,7 +2,9 @@ package dev.idempotency.reactive;
 
 import static dev.idempotency.it.HttpContractTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.stacks.Stack;
 import dev.idempotency.testsupport.Await;
@@ -197,5 +199,25 @@ class WebFluxHandlerTests {
         assertThat(ledger.leaseHeld(id).block(Duration.ofSeconds(10)))
                 .as("IdempotencyContext in the Reactor context of the work")
                 .isTrue();
+    }
+
+    @Test
+    void aBeanFluxLongerThanTheSizeLimitCompletesItsKeyWithoutAResult() {
+        String id = newKey();
+        int before = ledger.runs();
+        // 3 entries of 400 000 characters: about 1.2 MB of JSON, past the default max-response-size of 1 MB.
+        List<ReactiveLedger.Entry> all =
+                ledger.recordLarge(id, 3, 400_000).collectList().block(Duration.ofSeconds(10));
+        assertThat(all).as("the caller gets every element as it comes").hasSize(3);
+        assertThatThrownBy(
+                        () -> ledger.recordLarge(id, 3, 400_000).collectList().block(Duration.ofSeconds(10)))
+                .as("a duplicate is told the result was not kept")
+                .isInstanceOf(ResultNotStoredException.class);
+        List<ReactiveLedger.Entry> small =
+                ledger.recordLarge(id + "-small", 3, 10).collectList().block(Duration.ofSeconds(10));
+        assertThat(ledger.recordLarge(id + "-small", 3, 10).collectList().block(Duration.ofSeconds(10)))
+                .as("a list under the limit is replayed")
+                .isEqualTo(small);
+        assertThat(ledger.runs()).as("executions").isEqualTo(before + 2);
     }
 }

@@ -1,8 +1,8 @@
 package dev.idempotency.internal.lease;
 
 import dev.idempotency.Strategy;
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.Scheduling;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import java.time.Duration;
 import java.util.OptionalLong;

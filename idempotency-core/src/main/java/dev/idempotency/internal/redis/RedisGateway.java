@@ -1,7 +1,7 @@
 package dev.idempotency.internal.redis;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.internal.Futures;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisNoScriptException;

@@ -2,8 +2,8 @@ package dev.idempotency.internal.redis;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Durations;
-import dev.idempotency.internal.Futures;
 import dev.idempotency.internal.Scheduling;
+import dev.idempotency.spi.Futures;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;

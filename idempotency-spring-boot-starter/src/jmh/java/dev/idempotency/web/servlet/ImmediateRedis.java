@@ -19,7 +19,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * the figures leave out is Lettuce's and Redis's work. The stand-in is a {@link Proxy} of Lettuce's command interface;
  * its own share of a round trip is in {@code InterceptorPathBenchmarks.gatewayCallOnly}.
  *
- * <p>Answers: {@code SET ... GET} (claims and token consumption) gets {@link #setGetReply}; scripts with an integer
+ * <p>Answers: {@code SET ... GET} (claims) and scripts with a value reply (the token consume) get {@link #setGetReply}; scripts with an integer
  * reply get 1 (a claim completed, renewed or released; a lock acquired with fencing token 1, renewed or released);
  * {@code INFO} says Redis 7.2, so claims use {@code SET ... NX GET}. The value a {@code REQUEST_ID} completion stores
  * (the only script with one key and three arguments) is kept in {@link #lastStored}, for a duplicate to replay.
@@ -28,7 +28,10 @@ final class ImmediateRedis extends LettuceConnectionFactory {
 
     private static final String INFO = "# Server\r\nredis_version:7.2.0\r\n";
 
-    /** What the next {@code SET ... GET} returns: {@code null} (a claim made), a record, or a token's state. */
+    /**
+     * What the next {@code SET ... GET} or token consume returns: {@code null} (a claim made), a record, or a token's
+     * state.
+     */
     byte @Nullable [] setGetReply;
 
     /** The record the last {@code REQUEST_ID} completion stored. */
@@ -64,6 +67,9 @@ final class ImmediateRedis extends LettuceConnectionFactory {
     }
 
     private RedisFuture<?> script(ScriptOutputType type, byte[][] keys, byte[][] values) {
+        if (type == ScriptOutputType.VALUE) {
+            return done(setGetReply);
+        }
         if (type != ScriptOutputType.INTEGER) {
             return done(null);
         }

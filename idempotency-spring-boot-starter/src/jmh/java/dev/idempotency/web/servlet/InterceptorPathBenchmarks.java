@@ -1,6 +1,6 @@
 package dev.idempotency.web.servlet;
 
-import dev.idempotency.internal.Futures;
+import dev.idempotency.spi.Futures;
 import jakarta.servlet.ServletException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -59,6 +59,9 @@ final class WebCallFixture implements AutoCloseable {
     /** The token's state in Redis before it is consumed. */
     static final byte[] VALID_TOKEN = {'V'};
 
+    /** How much Jackson's UTF-8 generator writes at a time. */
+    private static final int JSON_CHUNK = 8000;
+
     /** Padding that brings the body to the bench app's ~200 bytes ({@code LoadRequest.NOTE}). */
     static final String NOTE = "padding-to-a-typical-response-size-0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -69,6 +72,9 @@ final class WebCallFixture implements AutoCloseable {
     final Handler handler = new Handler();
     final Body body = new Body("r1-request-id-1-123456", "benchmark-widget", 3, 129_900, "EUR", NOTE);
     final byte[] bodyJson = jsonMapper.writeValueAsBytes(body);
+    /** What the handler's response writes: the body's JSON, or a larger answer ({@link #WebCallFixture(int)}). */
+    private final byte[] answer;
+
     final MockHttpServletResponse response = new MockHttpServletResponse();
     final OperationRegistry registry;
     final IdempotencyInterceptor interceptor;
@@ -78,6 +84,15 @@ final class WebCallFixture implements AutoCloseable {
     final Endpoint lock;
 
     WebCallFixture() {
+        this(0);
+    }
+
+    /**
+     * @param answerBytes when positive, the handler answers a JSON string of about this many bytes, written in chunks
+     *     of 8 000 bytes as Jackson's generator flushes them (a large answer)
+     */
+    WebCallFixture(int answerBytes) {
+        answer = answerBytes > 0 ? largeAnswer(answerBytes) : bodyJson;
         IdempotencyProperties.RequestId requestIdSettings = properties.getRequestId();
         IdempotencyProperties.Token tokenSettings = properties.getToken();
         IdempotencyProperties.Lock lockSettings = properties.getLock();
@@ -188,7 +203,17 @@ final class WebCallFixture implements AutoCloseable {
 
     private void write(ServletResponse target) throws IOException {
         target.setContentType(MediaType.APPLICATION_JSON_VALUE);
-        target.getOutputStream().write(bodyJson);
+        for (int offset = 0; offset < answer.length; offset += JSON_CHUNK) {
+            target.getOutputStream().write(answer, offset, Math.min(JSON_CHUNK, answer.length - offset));
+        }
+    }
+
+    private static byte[] largeAnswer(int bytes) {
+        byte[] json = new byte[bytes];
+        java.util.Arrays.fill(json, (byte) 'x');
+        json[0] = '"';
+        json[bytes - 1] = '"';
+        return json;
     }
 
     private @Nullable Object invoke(MethodInvocation invocation) throws IOException, ServletException {

@@ -1,13 +1,13 @@
 package dev.idempotency.internal.aop;
 
 import dev.idempotency.CheckedSupplier;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.operation.InvocationFlow;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.spi.StrategyRunner;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 

@@ -1,15 +1,14 @@
 package dev.idempotency.internal.aop;
 
-import dev.idempotency.internal.Futures;
-import dev.idempotency.internal.lease.ContextHolder;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.operation.InvocationFlow;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.internal.operation.ReturnTypeFlow;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
-import dev.idempotency.spi.StrategyRunner;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.concurrent.CompletableFuture;
@@ -60,7 +59,7 @@ public final class FutureCallFlow implements InvocationFlow, ReturnTypeFlow {
         }
         Object returned;
         try {
-            returned = ContextHolder.callWith(permit.context(), call::proceed);
+            returned = permit.callWithin(call::proceed);
         } catch (Throwable failure) {
             Futures.join(permit.fail());
             observation.end(Outcome.EXECUTED, failure);

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.operation;
 
 import dev.idempotency.requestid.ResultCodec;
+import java.io.ByteArrayOutputStream;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
@@ -9,7 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Stores a bean method's result (or its future's value) as JSON and hands duplicates a copy deserialized to the
  * declared type, with the application's {@link JsonMapper}. Built once per method at startup.
  */
-final class JsonResultCodec implements ResultCodec<@Nullable Object> {
+public final class JsonResultCodec implements ResultCodec<@Nullable Object> {
 
     private static final byte[] NOTHING = new byte[0];
 
@@ -32,5 +33,51 @@ final class JsonResultCodec implements ResultCodec<@Nullable Object> {
     @Override
     public @Nullable Object decode(byte[] stored) {
         return returnsNothing || stored.length == 0 ? null : jsonMapper.readValue(stored, valueType);
+    }
+
+    /**
+     * Encodes a list element by element, as the elements of a {@code Flux} arrive, into the bytes {@link #encode}
+     * would give the whole list; past {@code limit} bytes it lets them go, so that a long stream holds no more than the
+     * limit while it is collected.
+     */
+    public ListEncoding encodeList(long limit) {
+        return new ListEncoding(limit);
+    }
+
+    /** A list being encoded; see {@link #encodeList}. Not thread-safe: a {@code Flux} signals one element at a time. */
+    public final class ListEncoding {
+
+        private final long limit;
+        private @Nullable ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        private ListEncoding(long limit) {
+            this.limit = limit;
+            bytes.write('[');
+        }
+
+        /** Adds the next element, unless the list has passed the limit already. */
+        public void add(@Nullable Object element) {
+            ByteArrayOutputStream encoded = bytes;
+            if (encoded == null) {
+                return;
+            }
+            if (encoded.size() > 1) {
+                encoded.write(',');
+            }
+            encoded.writeBytes(jsonMapper.writeValueAsBytes(element));
+            if (encoded.size() + 1 > limit) {
+                bytes = null; // over the limit: stored as "not kept", so nothing more is worth holding
+            }
+        }
+
+        /** The encoded list, or {@code null} when it passed the limit. */
+        public byte @Nullable [] finish() {
+            ByteArrayOutputStream encoded = bytes;
+            if (encoded == null) {
+                return null;
+            }
+            encoded.write(']');
+            return encoded.toByteArray();
+        }
     }
 }

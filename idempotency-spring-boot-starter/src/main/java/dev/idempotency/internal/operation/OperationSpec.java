@@ -1,7 +1,6 @@
 package dev.idempotency.internal.operation;
 
 import dev.idempotency.Strategy;
-import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.web.ReleaseOutcome;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -61,5 +60,5 @@ public record OperationSpec(
      * @param codec stores the method's (or its future's) value as JSON and decodes it for duplicates
      * @param arguments the fingerprint of the arguments
      */
-    public record BeanCall(InvocationFlow flow, ResultCodec<@Nullable Object> codec, ArgumentFingerprint arguments) {}
+    public record BeanCall(InvocationFlow flow, JsonResultCodec codec, ArgumentFingerprint arguments) {}
 }

@@ -26,6 +26,13 @@ final class OncePermit {
                 : Mono.empty();
     }
 
+    /** Completes the key without a result (too large to keep); empties without a signal of its own. */
+    <T> Mono<T> succeedWithoutResult() {
+        return settled.compareAndSet(false, true)
+                ? Mono.fromFuture(permit::succeedWithoutResult, true).then(Mono.empty())
+                : Mono.empty();
+    }
+
     Mono<Void> fail() {
         return settled.compareAndSet(false, true) ? Mono.fromFuture(() -> permit.fail(), true) : Mono.empty();
     }

@@ -1,8 +1,8 @@
 package dev.idempotency.internal.reactive;
 
 import dev.idempotency.IdempotencyContext;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.aop.Unprotected;
-import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.observation.InvocationObserver;
@@ -10,7 +10,6 @@ import dev.idempotency.observation.Outcome;
 import dev.idempotency.scope.ReactiveScopeResolver;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.spi.StrategyRunner;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.function.Function;
@@ -96,7 +95,7 @@ public final class ReactiveCalls {
         Flux<Object> work = Flux.defer(() -> {
             Object returned;
             try {
-                returned = permit == null ? call.proceed() : ContextHolder.callWith(permit.context(), call::proceed);
+                returned = permit == null ? call.proceed() : permit.callWithin(call::proceed);
             } catch (Throwable failure) {
                 return Flux.error(failure);
             }

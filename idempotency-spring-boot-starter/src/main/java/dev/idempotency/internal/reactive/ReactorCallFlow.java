@@ -1,19 +1,18 @@
 package dev.idempotency.internal.reactive;
 
 import dev.idempotency.Strategy;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.operation.InvocationFlow;
+import dev.idempotency.internal.operation.JsonResultCodec;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.internal.operation.ReturnTypeFlow;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
-import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.scope.ReactiveScopeResolver;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.spi.StrategyRunner;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -35,10 +34,13 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
 
     private final ReactiveScopeResolver scopes;
     private final List<ReactiveBinding> bindings;
+    private final long maxResultSize;
 
-    public ReactorCallFlow(ReactiveScopeResolver scopes, List<ReactiveBinding> bindings) {
+    /** @param maxResultSize {@code idempotency.request-id.max-response-size}, which also bounds a collected {@code Flux} */
+    public ReactorCallFlow(ReactiveScopeResolver scopes, List<ReactiveBinding> bindings, long maxResultSize) {
         this.scopes = scopes;
         this.bindings = List.copyOf(bindings);
+        this.maxResultSize = maxResultSize;
     }
 
     @Override
@@ -93,7 +95,7 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
     private Flux<Object> admitAndRun(ProtectedInvocation call, ContextView context, boolean many, CallerGate caller) {
         OperationSpec spec = call.spec();
         InvocationObserver.Scope observation = ReactiveCalls.observe(call, context);
-        ResultCodec<@Nullable Object> codec = spec.beanCall().codec();
+        JsonResultCodec codec = spec.beanCall().codec();
         Mono<ProtectedCall> protectedCall = ReactiveCalls.scope(call.protection(), scopes)
                 .map(scope -> call.call(
                         scope,
@@ -125,21 +127,34 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
         return many ? Flux.fromIterable((List<?>) stored) : Flux.just(stored);
     }
 
-    /** Runs the method holding the permit; a success settles before the completion signal goes on. */
-    private static Flux<Object> held(
+    /**
+     * Runs the method holding the permit; a success settles before the completion signal goes on. A {@code Flux}'s
+     * elements are encoded as they arrive, up to {@code max-response-size}: a longer one completes its key without a
+     * result (duplicates get {@link dev.idempotency.ResultNotStoredException}) and holds nothing more meanwhile.
+     */
+    private Flux<Object> held(
             ProtectedInvocation call, OncePermit permit, InvocationObserver.Scope observation, boolean many) {
-        ResultCodec<@Nullable Object> codec = call.spec().beanCall().codec();
+        JsonResultCodec codec = call.spec().beanCall().codec();
         boolean stores = call.spec().strategy() == Strategy.REQUEST_ID;
-        List<Object> values = new ArrayList<>();
+        JsonResultCodec.ListEncoding elements = many && stores ? codec.encodeList(maxResultSize) : null;
+        AtomicReference<@Nullable Object> single = new AtomicReference<>();
         AtomicReference<@Nullable Throwable> failure = new AtomicReference<>();
         Mono<Object> settle = Mono.defer(() -> {
-            @Nullable Object value = many ? values : (values.isEmpty() ? null : values.get(0));
-            return permit.succeed(stores ? StrategyRunner.encodeQuietly(codec, value) : null);
+            if (!stores) {
+                return permit.succeed(null);
+            }
+            if (elements == null) {
+                return permit.succeed(StrategyRunner.encodeQuietly(codec, single.get()));
+            }
+            byte[] list = elements.finish();
+            return list != null ? permit.succeed(list) : permit.succeedWithoutResult();
         });
         return ReactiveCalls.proceed(call, permit.permit())
                 .doOnNext(value -> {
-                    if (stores) {
-                        values.add(value);
+                    if (elements != null) {
+                        elements.add(value);
+                    } else if (stores) {
+                        single.set(value);
                     }
                 })
                 .concatWith(settle)

@@ -1,10 +1,10 @@
 package dev.idempotency.web.reactive;
 
 import dev.idempotency.Strategy;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.http.HandlerMetadata;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.StoredResponse;
-import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.internal.reactive.ReactiveBinding;
@@ -13,7 +13,6 @@ import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.scope.ReactiveScopeResolver;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.spi.StrategyRunner;
 import dev.idempotency.web.StreamNotReplayableException;
 import java.lang.reflect.Method;
 import java.util.Map;
@@ -107,7 +106,7 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
             return ReactiveCalls.unclaimed(admission.permit(), observation).blockLast();
         }
         try {
-            return ContextHolder.callWith(admission.permit().context(), call::proceed);
+            return admission.permit().callWithin(call::proceed);
         } catch (Throwable failure) {
             state.failed(failure);
             throw failure;

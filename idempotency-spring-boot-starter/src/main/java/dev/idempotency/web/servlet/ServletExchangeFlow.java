@@ -1,19 +1,18 @@
 package dev.idempotency.web.servlet;
 
-import dev.idempotency.internal.Futures;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.aop.Unprotected;
 import dev.idempotency.internal.http.HandlerMetadata;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
-import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.spi.StrategyRunner;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -84,7 +83,7 @@ final class ServletExchangeFlow {
                 new HeldCall(permit, spec, observation, call.protection().detachedRenewal()),
                 holdBack ? maxResponseSize : -1);
         try {
-            return watchTheWork(ContextHolder.callWith(permit.context(), call::proceed), spec, exchange);
+            return watchTheWork(permit.callWithin(call::proceed), spec, exchange);
         } catch (Throwable failure) {
             exchange.failed(failure);
             throw failure;

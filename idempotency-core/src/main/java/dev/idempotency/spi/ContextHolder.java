@@ -1,4 +1,4 @@
-package dev.idempotency.internal.lease;
+package dev.idempotency.spi;
 
 import dev.idempotency.CheckedSupplier;
 import dev.idempotency.IdempotencyContext;

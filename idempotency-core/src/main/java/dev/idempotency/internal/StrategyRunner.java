@@ -1,9 +1,12 @@
-package dev.idempotency.spi;
+package dev.idempotency.internal;
 
 import dev.idempotency.CheckedSupplier;
-import dev.idempotency.internal.Futures;
-import dev.idempotency.internal.lease.ContextHolder;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.Futures;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.Permit;
+import dev.idempotency.spi.ProtectedCall;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -46,7 +49,7 @@ public final class StrategyRunner {
         Permit permit = admitted.permit();
         T result;
         try {
-            result = ContextHolder.callWith(permit.context(), work);
+            result = permit.callWithin(work);
         } catch (Throwable failure) {
             Futures.join(permit.fail());
             throw failure;

@@ -1,4 +1,4 @@
-package dev.idempotency.internal;
+package dev.idempotency.spi;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import java.time.Duration;
@@ -7,7 +7,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
-/** Blocking on the library's own futures, with their failures as the exceptions the strategies threw. */
+/**
+ * Futures as the strategies use them: blocking on one with its failure as the exception the strategy threw, and
+ * handing an admission over to a caller that may have given up, so that one granted too late is undone.
+ */
 public final class Futures {
 
     private static final Duration INTERRUPTED_RETRY_AFTER = Duration.ofSeconds(1);
