@@ -54,7 +54,7 @@ public final class StrategyRunner {
             Futures.join(permit.fail());
             throw failure;
         }
-        Futures.join(permit.succeed(encodeQuietly(codec, result)));
+        Futures.join(succeed(permit, codec, result));
         return result;
     }
 
@@ -165,14 +165,24 @@ public final class StrategyRunner {
         }
     }
 
-    /** The stored form of the result, or {@code null} when it is not to be (or cannot be) stored. */
-    public static <T> byte @Nullable [] encodeQuietly(ResultCodec<T> codec, T result) {
+    /**
+     * Settles a call whose work succeeded with {@code result}: stores it; releases the key when the codec keeps nothing
+     * of it ({@link ResultCodec#shouldStore}); completes the key without a result when it cannot be encoded, since the
+     * work has run: its caller gets the result, and duplicates are told it was not kept rather than run it again.
+     */
+    public static <T> CompletableFuture<Void> succeed(Permit permit, ResultCodec<T> codec, T result) {
+        byte[] encoded;
         try {
-            return codec.shouldStore(result) ? codec.encode(result) : null;
+            if (!codec.shouldStore(result)) {
+                return permit.succeed(null);
+            }
+            encoded = codec.encode(result);
         } catch (RuntimeException ex) {
-            // The work has run: its caller must get the result; a retry runs it again since nothing is stored.
-            log.error("Could not encode a result for storage; it is returned but not stored", ex);
-            return null;
+            log.error(
+                    "Could not encode a result for storage; it is returned, and duplicates are told it was not kept",
+                    ex);
+            return permit.succeedWithoutResult();
         }
+        return permit.succeed(encoded);
     }
 }

@@ -36,15 +36,19 @@ final class RequestIdStore {
             """);
 
     /**
-     * KEYS[1] record; ARGV[1] owned prefix ("P" + owner), ARGV[2] completed value, ARGV[3] ttl ms. Stores the result
+     * KEYS[1] record; ARGV[1] owned prefix ("P" + owner), ARGV[2] the completed record's head ("C" or "N" and
+     * the fingerprint), ARGV[3] ttl ms, ARGV[4] the result (empty for "N"); the head and the result travel apart so
+     * that the JVM never copies a large result into one value (Redis joins them). Stores the result
      * when the claim is still this owner's, or when the record is gone (its lease ran out, or Redis restarted empty,
      * while the work finished): the work did run, and the result tells duplicates so. 1 when stored, 0 when another
      * execution holds the key now.
      */
+    private static final byte[] NOTHING = new byte[0];
+
     private static final LuaScript COMPLETE = LuaScript.of("""
             local v = redis.call('GET', KEYS[1])
             if not v or string.sub(v, 1, #ARGV[1]) == ARGV[1] then
-              redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+              redis.call('SET', KEYS[1], ARGV[2] .. ARGV[4], 'PX', ARGV[3])
               return 1
             end
             return 0
@@ -187,12 +191,13 @@ final class RequestIdStore {
      * execution holds the key now.
      */
     CompletableFuture<Boolean> complete(Claim claim, byte @Nullable [] result, Duration ttl) {
-        byte[] value = result == null
+        byte[] head = result == null
                 ? RequestRecord.notKept(claim.fingerprint())
-                : RequestRecord.completed(claim.fingerprint(), result);
+                : RequestRecord.completedHead(claim.fingerprint());
+        byte[] value = result == null ? NOTHING : result;
         byte[] owned = RequestRecord.ownedPrefix(claim.owner());
         if (confirmations == null) {
-            return ownedScript("complete", COMPLETE, claim.recordKey(), owned, value, millisArg(ttl));
+            return ownedScript("complete", COMPLETE, claim.recordKey(), owned, head, millisArg(ttl), value);
         }
         // With wait-for-replicas the caller gets its response only once replicas hold the result too: otherwise a
         // failover could bring back the in-progress claim and the work would run again when its lease ends.
@@ -207,8 +212,9 @@ final class RequestIdStore {
                                 ScriptOutputType.INTEGER,
                                 new byte[][] {key},
                                 owned,
-                                value,
-                                millisArg(ttl)))
+                                head,
+                                millisArg(ttl),
+                                value))
                 .thenApply(confirmed -> {
                     if (confirmed.acknowledged() < confirmations.replicas()) {
                         log.warn(

@@ -30,10 +30,14 @@ record RequestRecord(boolean completed, boolean kept, String fingerprint, byte[]
     }
 
     static byte[] completed(String fingerprint, byte[] result) {
-        byte[] value = Arrays.copyOf(
-                (STATE_COMPLETED + fingerprint).getBytes(StandardCharsets.US_ASCII), COMPLETED_HEADER + result.length);
+        byte[] value = Arrays.copyOf(completedHead(fingerprint), COMPLETED_HEADER + result.length);
         System.arraycopy(result, 0, value, COMPLETED_HEADER, result.length);
         return value;
+    }
+
+    /** What a completed record holds before its result; the complete script appends the result in Redis. */
+    static byte[] completedHead(String fingerprint) {
+        return (STATE_COMPLETED + fingerprint).getBytes(StandardCharsets.US_ASCII);
     }
 
     static byte[] notKept(String fingerprint) {

@@ -181,7 +181,7 @@ class RequestIdContractTests extends RedisContract {
     }
 
     @Test
-    void resultThatCannotBeEncodedIsReturnedAndItsClaimReleased() {
+    void resultThatCannotBeEncodedIsReturnedAndItsKeyCompletedWithoutIt() {
         RequestIdCall call = call(newKey(), Duration.ZERO);
         ResultCodec<String> failing = new ResultCodec<>() {
             @Override
@@ -194,8 +194,19 @@ class RequestIdContractTests extends RedisContract {
                 return "";
             }
         };
-        assertThat(executor.execute(call, () -> "ran", failing)).isEqualTo("ran");
-        assertThat(exists(call.recordKey())).isFalse();
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(executor.execute(
+                        call,
+                        () -> {
+                            runs.incrementAndGet();
+                            return "ran";
+                        },
+                        failing))
+                .isEqualTo("ran");
+        assertThatThrownBy(() -> executor.execute(call, () -> "again " + runs.incrementAndGet(), failing))
+                .as("the work ran: a duplicate is told its result was not kept")
+                .isInstanceOf(ResultNotStoredException.class);
+        assertThat(runs).hasValue(1);
     }
 
     @Test

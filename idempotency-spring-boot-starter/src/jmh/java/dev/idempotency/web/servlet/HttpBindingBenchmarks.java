@@ -1,6 +1,7 @@
 package dev.idempotency.web.servlet;
 
 import dev.idempotency.internal.http.HandlerMetadata;
+import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
@@ -110,7 +111,7 @@ public class HttpBindingBenchmarks {
         response.arm(maxBytes);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         response.getOutputStream().write(call.bodyJson);
-        byte[] copied = response.copied();
+        HeldBody copied = response.copied();
         call.resetResponse();
         return copied;
     }
@@ -149,9 +150,9 @@ public class HttpBindingBenchmarks {
         response.arm(maxBytes);
         response.setContentType(MediaType.APPLICATION_JSON_VALUE);
         response.getOutputStream().write(call.bodyJson);
-        byte[] body = response.copied();
+        HeldBody body = java.util.Objects.requireNonNull(response.copied(), "captured");
         byte[] record =
-                new StoredResponse(response.getStatus(), replayedHeaders.capture(response::getHeaders), body).encode();
+                StoredResponse.encode(response.getStatus(), replayedHeaders.capture(response::getHeaders), body);
         call.resetResponse();
         return record;
     }

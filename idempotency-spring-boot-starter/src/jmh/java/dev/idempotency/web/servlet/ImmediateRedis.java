@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <p>Answers: {@code SET ... GET} (claims) and scripts with a value reply (the token consume) get {@link #setGetReply}; scripts with an integer
  * reply get 1 (a claim completed, renewed or released; a lock acquired with fencing token 1, renewed or released);
  * {@code INFO} says Redis 7.2, so claims use {@code SET ... NX GET}. The value a {@code REQUEST_ID} completion stores
- * (the only script with one key and three arguments) is kept in {@link #lastStored}, for a duplicate to replay.
+ * (the only script with one key and four arguments) is kept ({@link #lastRecord}), for a duplicate to replay.
  */
 final class ImmediateRedis extends LettuceConnectionFactory {
 
@@ -34,8 +34,19 @@ final class ImmediateRedis extends LettuceConnectionFactory {
      */
     byte @Nullable [] setGetReply;
 
-    /** The record the last {@code REQUEST_ID} completion stored. */
-    byte @Nullable [] lastStored;
+    /** The arguments of the last {@code REQUEST_ID} completion (joined only when asked: the stand-in copies nothing). */
+    byte @Nullable [][] lastStored;
+
+    /** The record the last {@code REQUEST_ID} completion stored, or {@code null}. */
+    byte @Nullable [] lastRecord() {
+        byte[][] values = lastStored;
+        if (values == null) {
+            return null;
+        }
+        byte[] record = java.util.Arrays.copyOf(values[1], values[1].length + values[3].length);
+        System.arraycopy(values[3], 0, record, values[1].length, values[3].length);
+        return record;
+    }
 
     private final RedisClusterAsyncCommands<byte[], byte[]> commands =
             proxy(RedisClusterAsyncCommands.class, this::command);
@@ -73,8 +84,8 @@ final class ImmediateRedis extends LettuceConnectionFactory {
         if (type != ScriptOutputType.INTEGER) {
             return done(null);
         }
-        if (keys.length == 1 && values.length == 3) {
-            lastStored = values[1];
+        if (keys.length == 1 && values.length == 4) {
+            lastStored = values; // the complete script: the record's head and the result, which Redis joins
         }
         return done(1L);
     }

@@ -42,7 +42,7 @@ public class LargeAnswerBenchmarks {
         if (!first.equals("200 replayed=false body=" + ANSWER_BYTES)) {
             throw new IllegalStateException("expected a first request's 1 MB answer, got " + first);
         }
-        byte[] stored = call.redis.lastStored;
+        byte[] stored = call.redis.lastRecord();
         if (stored == null || stored.length < ANSWER_BYTES) {
             throw new IllegalStateException("the 1 MB answer was not stored");
         }

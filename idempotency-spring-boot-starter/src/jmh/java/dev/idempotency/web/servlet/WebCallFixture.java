@@ -194,7 +194,7 @@ final class WebCallFixture implements AutoCloseable {
         redis.setGetReply = null;
         redis.lastStored = null;
         serve(requestId);
-        byte[] stored = redis.lastStored;
+        byte[] stored = redis.lastRecord();
         if (stored == null) {
             throw new IllegalStateException("the first request stored nothing");
         }

@@ -75,7 +75,7 @@ public final class FutureCallFlow implements InvocationFlow, ReturnTypeFlow {
         ((CompletionStage<?>) returned).whenComplete((value, failure) -> {
             Throwable cause = failure == null ? null : Futures.unwrap(failure);
             CompletableFuture<Void> settling =
-                    cause == null ? permit.succeed(StrategyRunner.encodeQuietly(codec, value)) : permit.fail();
+                    cause == null ? StrategyRunner.succeed(permit, codec, value) : permit.fail();
             settling.whenComplete((done, ignored) -> {
                 observation.end(Outcome.EXECUTED, cause);
                 if (cause == null) {

@@ -66,7 +66,7 @@ public final class HeldCall {
         if (response == null || (outcome != null && spec.releaseOn().contains(outcome))) {
             return permit.fail();
         }
-        byte[] body = response.body();
+        HeldBody body = response.body();
         if (body == null) {
             // The work ran: never again for this key. Duplicates are told that its response was not kept.
             log.warn(
@@ -75,7 +75,7 @@ public final class HeldCall {
                     response.whyNotCaptured());
             return permit.succeedWithoutResult();
         }
-        return permit.succeed(new StoredResponse(status, response.headers(), body).encode());
+        return permit.succeed(StoredResponse.encode(status, response.headers(), body));
     }
 
     /**
@@ -102,7 +102,8 @@ public final class HeldCall {
         List<StoredResponse.Header> headers();
 
         /** The body bytes as sent, or {@code null} when they were not captured. */
-        byte @Nullable [] body();
+        @Nullable
+        HeldBody body();
 
         /** Why the body was not captured, for the log. */
         String whyNotCaptured();

@@ -33,14 +33,23 @@ public record StoredResponse(int status, List<Header> headers, byte[] body) {
     }
 
     public byte[] encode() {
+        return encode(status, headers, HeldBody.of(body));
+    }
+
+    /**
+     * The record of a response as sent, built in one array of its exact size: the body is copied once, from where it
+     * was held, and nowhere else.
+     */
+    public static byte[] encode(int status, List<Header> headers, HeldBody body) {
         List<byte[]> values = new ArrayList<>(headers.size());
-        int size = 4 + body.length;
+        int size = 4;
         for (Header header : headers) {
             byte[] value = utf8(header.value());
             values.add(value);
             size += 3 + value.length + (knownId(header.name()) >= 0 ? 0 : 2 + utf8(header.name()).length);
         }
-        ByteBuffer out = ByteBuffer.allocate(size);
+        int head = size;
+        ByteBuffer out = ByteBuffer.allocate(head + body.size());
         out.put((byte) VERSION).putShort((short) status).put((byte) headers.size());
         for (int i = 0; i < headers.size(); i++) {
             int known = knownId(headers.get(i).name());
@@ -50,7 +59,8 @@ public record StoredResponse(int status, List<Header> headers, byte[] body) {
             }
             putShortBytes(out, values.get(i));
         }
-        return out.put(body).array();
+        body.copyTo(out.array(), head);
+        return out.array();
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.idempotency.internal.reactive;
 
 import dev.idempotency.spi.Permit;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -21,15 +23,18 @@ final class OncePermit {
 
     /** Stores {@code result} (or keeps the token, releases the lock); empties without a signal of its own. */
     <T> Mono<T> succeed(byte @Nullable [] result) {
-        return settled.compareAndSet(false, true)
-                ? Mono.fromFuture(() -> permit.succeed(result), true).then(Mono.empty())
-                : Mono.empty();
+        return settle(held -> held.succeed(result));
     }
 
     /** Completes the key without a result (too large to keep); empties without a signal of its own. */
     <T> Mono<T> succeedWithoutResult() {
+        return settle(Permit::succeedWithoutResult);
+    }
+
+    /** Settles the permit as {@code how} says, unless it was settled already; empties without a signal of its own. */
+    <T> Mono<T> settle(Function<Permit, CompletableFuture<Void>> how) {
         return settled.compareAndSet(false, true)
-                ? Mono.fromFuture(permit::succeedWithoutResult, true).then(Mono.empty())
+                ? Mono.fromFuture(() -> how.apply(permit), true).then(Mono.empty())
                 : Mono.empty();
     }
 

@@ -144,7 +144,7 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                 return permit.succeed(null);
             }
             if (elements == null) {
-                return permit.succeed(StrategyRunner.encodeQuietly(codec, single.get()));
+                return permit.settle(held -> StrategyRunner.succeed(held, codec, single.get()));
             }
             byte[] list = elements.finish();
             return list != null ? permit.succeed(list) : permit.succeedWithoutResult();

@@ -1,5 +1,6 @@
 package dev.idempotency.web.reactive;
 
+import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
@@ -222,8 +223,8 @@ final class ExchangeState {
         }
 
         @Override
-        public byte @Nullable [] body() {
-            return body;
+        public @Nullable HeldBody body() {
+            return body == null ? null : HeldBody.of(body);
         }
 
         @Override

@@ -1,11 +1,11 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldBytes;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 final class CapturingResponse extends HttpServletResponseWrapper {
 
     private final HeldBytes budget;
-    private @Nullable ByteArrayOutputStream copy;
+    private @Nullable HeldBody copy;
     private long limit;
     private long reserved;
     private boolean overflowed;
@@ -45,16 +45,20 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     /** Starts holding what is written from now on, up to {@code maxBytes}. */
     void arm(long maxBytes) {
-        copy = new ByteArrayOutputStream(256);
+        copy = new HeldBody();
         limit = maxBytes;
     }
 
-    /** The bytes written since {@link #arm}, or {@code null} when they cannot be replayed as sent. */
-    byte @Nullable [] copied() {
+    /**
+     * The bytes written since {@link #arm}, or {@code null} when they cannot be replayed as sent. Not a copy: read it
+     * before {@link #release}.
+     */
+    @Nullable
+    HeldBody copied() {
         if (writer != null) {
             writer.flush();
         }
-        return copy == null || overflowed || errorSent ? null : copy.toByteArray();
+        return copy == null || overflowed || errorSent ? null : copy;
     }
 
     boolean overflowed() {
@@ -98,13 +102,14 @@ final class CapturingResponse extends HttpServletResponseWrapper {
         if (writer != null) {
             writer.flush();
         }
-        ByteArrayOutputStream held = copy;
+        HeldBody held = copy;
         if (held != null && !overflowed) {
             overflowed = true; // nothing more is held
             ServletOutputStream target = super.getOutputStream();
             try {
                 held.writeTo(target);
             } finally {
+                held.clear();
                 giveBack();
             }
             if (closeOnRelease) {
@@ -151,21 +156,21 @@ final class CapturingResponse extends HttpServletResponseWrapper {
 
     private void clearCopy() {
         if (copy != null) {
-            copy.reset();
+            copy.clear();
             giveBack();
         }
     }
 
     /** Holds {@code bytes}; returns {@code false} when they are not held and must go through. */
     private boolean hold(byte[] bytes, int offset, int length, ServletOutputStream target) throws IOException {
-        ByteArrayOutputStream current = copy;
+        HeldBody current = copy;
         if (current == null || overflowed) {
             return false;
         }
         if (current.size() + (long) length > limit || !budget.tryReserve(length)) {
             overflowed = true;
             current.writeTo(target); // too large to store, or too much held at once: send it, stream the rest
-            copy = new ByteArrayOutputStream(0);
+            current.clear();
             giveBack();
             return false;
         }

@@ -1,5 +1,6 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
@@ -74,8 +75,8 @@ final class LateResponse implements HeldCall.SentResponse {
     }
 
     @Override
-    public byte[] body() {
-        return body;
+    public HeldBody body() {
+        return HeldBody.of(body);
     }
 
     @Override

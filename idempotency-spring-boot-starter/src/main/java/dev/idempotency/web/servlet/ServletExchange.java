@@ -1,5 +1,6 @@
 package dev.idempotency.web.servlet;
 
+import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
@@ -208,7 +209,7 @@ final class ServletExchange implements AsyncListener {
         }
 
         @Override
-        public byte @Nullable [] body() {
+        public @Nullable HeldBody body() {
             return response.copied();
         }
 

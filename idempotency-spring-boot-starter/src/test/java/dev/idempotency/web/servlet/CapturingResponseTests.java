@@ -23,7 +23,7 @@ class CapturingResponseTests {
         first.getOutputStream().write(new byte[600]);
         second.getOutputStream().write(new byte[600]);
 
-        assertThat(first.copied()).hasSize(600);
+        assertThat(first.copied().toByteArray()).hasSize(600);
         assertThat(firstClient.getContentAsByteArray())
                 .as("held back until settled")
                 .isEmpty();
