@@ -281,10 +281,13 @@ class LostReplyTests {
         return setNxGet || script;
     }
 
-    /** Complete script: one key, ARGV[1] the owned prefix, ARGV[2] the completed value "C...", ARGV[3] the TTL. */
+    /**
+     * Complete script: one key, ARGV[1] the owned prefix, ARGV[2] the completed record's head "C...", ARGV[3] the TTL,
+     * ARGV[4] the result.
+     */
     private static boolean isComplete(FaultProxy.Command command, String key) {
         return command.isScript(List.of(key), "P")
-                && command.size() == 7
+                && command.size() == 8
                 && command.arg(5).startsWith("C");
     }
 
