@@ -2,7 +2,6 @@ package dev.idempotency.token;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;
-import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -10,17 +9,13 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** A consumed token while its work runs; restored if the work fails. A token holds no lease. */
 final class ConsumedToken implements Permit, IdempotencyContext {
 
-    private static final Logger log = LoggerFactory.getLogger(ConsumedToken.class);
-
     private final Supplier<CompletableFuture<Void>> restore;
 
-    /** @param restore gives back the token this submit consumed */
+    /** @param restore gives back the token this submit consumed (retrying while Redis is unreachable) */
     ConsumedToken(Supplier<CompletableFuture<Void>> restore) {
         this.restore = restore;
     }
@@ -37,14 +32,7 @@ final class ConsumedToken implements Permit, IdempotencyContext {
 
     @Override
     public CompletableFuture<Void> fail() {
-        return restore.get().handle((restored, failure) -> {
-            if (failure != null) {
-                log.warn(
-                        "Could not restore a token after a failed call: {}",
-                        Futures.unwrap(failure).getMessage());
-            }
-            return null;
-        });
+        return restore.get(); // retried while Redis is unreachable; never fails
     }
 
     @Override

@@ -23,10 +23,10 @@ import org.springframework.util.Assert;
 /**
  * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
  * holds only a digest of each token and its scope (the key) and a short state ({@link TokenStore}): {@code V} valid,
- * {@code U} and the consuming submit's mark once used. Consuming is one script (one round trip) that marks a valid token, and the
- * used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit whose consume
- * failed without an answer (a lost reply, a timeout) gives the token back if its consume took effect, retrying while
- * Redis is unreachable, for at most a minute. Usable without annotations:
+ * {@code U} and the consuming submit's mark once used. Consuming is one script (one round trip) that marks a valid
+ * token, and the used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit
+ * whose work failed, or whose consume failed without an answer (a lost reply, a timeout), gives the token back,
+ * retrying while Redis is unreachable, for at most a minute. Usable without annotations:
  *
  * <pre>{@code
  * IssuedToken token = tokens.issue(userId, Duration.ofMinutes(10));      // hand token.token() to the client
@@ -119,8 +119,7 @@ public final class TokenExecutor implements IdempotencyStrategy {
         byte[] key = key(scope, token);
         byte[] mark = TokenStore.newMark();
         return consume(key, mark)
-                .thenApply(consumed -> new Admission.Proceed(
-                        new ConsumedToken(() -> store.restore(key, mark).thenApply(restored -> null))));
+                .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
     }
 
     private CompletableFuture<Void> consumeAsync(String scope, String token) {

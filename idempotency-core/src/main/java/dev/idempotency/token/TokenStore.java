@@ -90,33 +90,33 @@ final class TokenStore {
                 .thenApply(ok -> null);
     }
 
-    /** {@link #giveBack(byte[], byte[], long, Duration)} from now, for at most {@link #GIVE_BACK_DEADLINE}. */
-    void giveBack(byte[] key, byte[] mark) {
-        giveBack(key, mark, System.nanoTime() + GIVE_BACK_DEADLINE.toNanos(), FIRST_RETRY);
+    /**
+     * Gives the token back if {@code mark}'s submit is the one that used it: when its work failed, and when its consume
+     * failed without an answer (the reply was lost, or came too late: the submit is answered as not run, so the token
+     * must not stay used). Completes after the first attempt; while Redis cannot be reached it keeps trying, soon at
+     * first (a broken connection is replaced within moments), then every second, for at most
+     * {@link #GIVE_BACK_DEADLINE}. Never completes exceptionally.
+     */
+    CompletableFuture<Void> giveBack(byte[] key, byte[] mark) {
+        return giveBack(key, mark, System.nanoTime() + GIVE_BACK_DEADLINE.toNanos(), FIRST_RETRY);
     }
 
-    /**
-     * Gives the token back if the consume of {@code mark}'s submit took effect although its caller learned nothing
-     * (the reply was lost, or came too late): the submit is answered as not run, so the token must not stay used.
-     * Retried while Redis cannot be reached, soon at first (a broken connection is replaced within moments), then
-     * every second.
-     */
-    private void giveBack(byte[] key, byte[] mark, long deadline, Duration retryAfter) {
-        restore(key, mark).whenComplete((restored, failure) -> {
+    private CompletableFuture<Void> giveBack(byte[] key, byte[] mark, long deadline, Duration retryAfter) {
+        return restore(key, mark).handle((restored, failure) -> {
             if (failure == null) {
-                if (restored) {
-                    log.info("Gave back a token whose consume took effect after its caller was answered 503");
-                }
-            } else if (System.nanoTime() - deadline < 0) {
+                return null;
+            }
+            if (System.nanoTime() - deadline < 0) {
                 Executor later = CompletableFuture.delayedExecutor(retryAfter.toMillis(), TimeUnit.MILLISECONDS);
                 Duration next = retryAfter.multipliedBy(2);
                 Duration capped = next.compareTo(LAST_RETRY) < 0 ? next : LAST_RETRY;
                 later.execute(() -> giveBack(key, mark, deadline, capped));
             } else {
                 log.warn(
-                        "Could not give back a token whose consume may have taken effect: {}",
+                        "Could not give a token back; it stays used: {}",
                         Futures.unwrap(failure).getMessage());
             }
+            return null;
         });
     }
 

@@ -123,22 +123,31 @@ final class HttpCaller implements Caller {
         };
     }
 
-    /** The token of {@code key}, fetched once from the token endpoint. */
+    /**
+     * The token of {@code key}, fetched once from the token endpoint; a 503 (the application's Redis connection is
+     * still coming back from the previous history's fault) is retried, as its client would, within a bound.
+     */
     private String token(String key) {
         return tokens.computeIfAbsent(key, unused -> {
+            long deadline = System.nanoTime() + PATIENCE.toNanos();
             try {
-                HttpResponse<String> issued = client.send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/idempotency/tokens"))
-                                .timeout(PATIENCE)
-                                .POST(HttpRequest.BodyPublishers.noBody())
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
-                Matcher token = TOKEN.matcher(issued.body());
-                if (issued.statusCode() != 201 || !token.find()) {
-                    throw new IllegalStateException(
-                            "no token for " + key + ": " + issued.statusCode() + " " + issued.body());
+                while (true) {
+                    HttpResponse<String> issued = client.send(
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/idempotency/tokens"))
+                                    .timeout(PATIENCE)
+                                    .POST(HttpRequest.BodyPublishers.noBody())
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    Matcher token = TOKEN.matcher(issued.body());
+                    if (issued.statusCode() == 201 && token.find()) {
+                        return token.group(1);
+                    }
+                    if (issued.statusCode() != 503 || System.nanoTime() - deadline > 0) {
+                        throw new IllegalStateException(
+                                "no token for " + key + ": " + issued.statusCode() + " " + issued.body());
+                    }
+                    Thread.sleep(100); // the client's back-off
                 }
-                return token.group(1);
             } catch (IOException | InterruptedException ex) {
                 throw new IllegalStateException("no token for " + key, ex);
             }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -20,7 +21,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * own way (waiting, disconnecting, timing out, another payload; Spring MVC's async timeout on futures), work that
  * succeeds, returns 4xx or 5xx, or throws, and maybe one fault: Redis stopped (SIGSTOP), killed and restarted, or its
  * replies lost, a replica frozen under {@code wait-for-replicas}, or one request thread only. A failing history is
- * shrunk to the parts that matter and printed with its seed; {@code -Dpromise.seed=N} replays it. How many tries:
+ * shrunk to the parts that matter and printed with its seed; {@code -Dpromise.seed=N} replays it. jqwik's own
+ * shrinking is off: a smaller seed is another history, not a smaller one, and jqwik abandons a shrink that outlasts its
+ * time bound without stopping it, which would then play histories beside the next property's. How many tries:
  * {@code jqwik.tries.default} (junit-platform.properties; {@code scripts/soak.sh --long} raises it).
  */
 class PromiseTests {
@@ -67,93 +70,93 @@ class PromiseTests {
         REPLICATED.close(Backend::close);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcSyncRequestId(@ForAll long seed) throws Exception {
         promiseHolds("mvc-sync", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcSyncToken(@ForAll long seed) throws Exception {
         promiseHolds("mvc-sync", Guard.TOKEN, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcSyncLock(@ForAll long seed) throws Exception {
         promiseHolds("mvc-sync", Guard.LOCK, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcFutureRequestId(@ForAll long seed) throws Exception {
         promiseHolds("mvc-future", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcFutureToken(@ForAll long seed) throws Exception {
         promiseHolds("mvc-future", Guard.TOKEN, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcFutureLock(@ForAll long seed) throws Exception {
         promiseHolds("mvc-future", Guard.LOCK, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcDeferredRequestId(@ForAll long seed) throws Exception {
         promiseHolds("mvc-deferred", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcDeferredLock(@ForAll long seed) throws Exception {
         promiseHolds("mvc-deferred", Guard.LOCK, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void beanMethodRequestId(@ForAll long seed) throws Exception {
         promiseHolds("bean", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void beanMethodLock(@ForAll long seed) throws Exception {
         promiseHolds("bean", Guard.LOCK, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void webfluxMonoRequestId(@ForAll long seed) throws Exception {
         promiseHolds("webflux-mono", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void webfluxMonoToken(@ForAll long seed) throws Exception {
         promiseHolds("webflux-mono", Guard.TOKEN, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void webfluxMonoLock(@ForAll long seed) throws Exception {
         promiseHolds("webflux-mono", Guard.LOCK, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void webfluxPlainRequestId(@ForAll long seed) throws Exception {
         promiseHolds("webflux-plain", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void webfluxPlainLock(@ForAll long seed) throws Exception {
         promiseHolds("webflux-plain", Guard.LOCK, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void kafkaRecordRequestId(@ForAll long seed) throws Exception {
         promiseHolds("kafka", Guard.REQUEST_ID, seed);
     }
 
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void kafkaRecordLock(@ForAll long seed) throws Exception {
         promiseHolds("kafka", Guard.LOCK, seed);
     }
 
     /** Spring MVC on a master whose replica may freeze: an unconfirmed claim is answered 503 and runs nothing. */
-    @Property
+    @Property(shrinking = ShrinkingMode.OFF)
     void mvcSyncRequestIdWaitingForReplicas(@ForAll long seed) throws Exception {
         promiseHolds("mvc-sync-replicated", Guard.REQUEST_ID, seed);
     }
