@@ -11,8 +11,8 @@ import org.springframework.messaging.handler.annotation.SendTo;
 
 /**
  * The Kafka entry path: {@code @Idempotent} listeners, two consumers each, so that duplicates on other partitions run
- * concurrently. The key is the record header ({@code REQUEST_ID}) or the record key ({@code LOCK}); a {@code REQUEST_ID}
- * listener replies, and a duplicate's reply is the stored result.
+ * concurrently. The key is the record header ({@code REQUEST_ID}) or the record key ({@code LOCK}); a
+ * {@code REQUEST_ID} listener replies, and a duplicate's reply is the stored result.
  */
 public class KafkaPaths {
 

@@ -19,8 +19,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * the figures leave out is Lettuce's and Redis's work. The stand-in is a {@link Proxy} of Lettuce's command interface;
  * its own share of a round trip is in {@code InterceptorPathBenchmarks.gatewayCallOnly}.
  *
- * <p>Answers: {@code SET ... GET} (claims) and scripts with a value reply (the token consume) get {@link #setGetReply}; scripts with an integer
- * reply get 1 (a claim completed, renewed or released; a lock acquired with fencing token 1, renewed or released);
+ * <p>Answers: {@code SET ... GET} (claims) and scripts with a value reply (the token consume) get
+ * {@link #setGetReply}; scripts with an integer reply get 1 (a claim completed, renewed or released; a lock acquired
+ * with fencing token 1, renewed or released);
  * {@code INFO} says Redis 7.2, so claims use {@code SET ... NX GET}. The value a {@code REQUEST_ID} completion stores
  * (the only script with one key and four arguments) is kept ({@link #lastRecord}), for a duplicate to replay.
  */
@@ -34,7 +35,7 @@ final class ImmediateRedis extends LettuceConnectionFactory {
      */
     byte @Nullable [] setGetReply;
 
-    /** The arguments of the last {@code REQUEST_ID} completion (joined only when asked: the stand-in copies nothing). */
+    /** The arguments of the last {@code REQUEST_ID} completion (joined only when asked: no copy here). */
     byte @Nullable [][] lastStored;
 
     /** The record the last {@code REQUEST_ID} completion stored, or {@code null}. */
