@@ -24,6 +24,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * How a call ends: a client that goes away mid-work, a lock waiter that gives up, an answer too large to keep. The
@@ -91,6 +93,61 @@ class CallEndTests {
         work.finish(sku, "deducted again");
         assertThat(next.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         assertThat(work.mostAtOnce()).isEqualTo(1);
+    }
+
+    /**
+     * The work fails after its client went away: the error is answered all the same, so a server error releases the
+     * claim and the lock (the retry runs the work), and an error with a 4xx status that {@code release-on} keeps is
+     * kept (the retry does not). On Spring MVC the container renders no error page for a connection that is gone, so
+     * the kept error has no body to replay: its duplicates get {@code 409 result-not-stored}, and the work still ran
+     * once.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "MVC, stock, 500, ran-again",
+        "MVC, stock-entity, 409, ran-again",
+        "MVC, orders, 500, ran-again",
+        "MVC, orders, 409, ran-again",
+        "MVC, orders-kept, 409, result-not-stored",
+        "WEBFLUX, stock, 500, ran-again",
+        "WEBFLUX, stock-entity, 409, ran-again",
+        "WEBFLUX, orders, 500, ran-again",
+        "WEBFLUX, orders, 409, ran-again",
+        "WEBFLUX, orders-kept, 409, replayed"
+    })
+    void workThatFailsAfterItsClientDisconnectedIsSettledByItsError(Stack stack, String path, int status, String retry)
+            throws Exception {
+        ConfigurableApplicationContext app = apps.get(stack);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String id = newId();
+        String key = newId();
+        try (Disconnecting client = Disconnecting.post(EdgeApplication.port(app), "/edge/" + path + "/" + id, key)) {
+            Await.until(DEADLINE, "the first call started its work", () -> work.isParked(id));
+        }
+        work.fail(
+                id,
+                status == 409
+                        ? new ResponseStatusException(HttpStatus.CONFLICT, "out of stock")
+                        : new IllegalStateException("the warehouse is down"));
+        CompletableFuture<HttpResponse<String>> next =
+                CompletableFuture.supplyAsync(() -> afterTheWork(http, "/edge/" + path + "/" + id, key));
+        if (retry.equals("ran-again")) {
+            Await.until(DEADLINE, "the retry ran the work again", () -> work.executions(id) == 2);
+            work.finish(id, "done " + id);
+            assertThat(next.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(work.executions(id)).isEqualTo(2);
+            return;
+        }
+        HttpResponse<String> duplicate = next.get(30, TimeUnit.SECONDS);
+        assertThat(duplicate.statusCode()).as(duplicate.body()).isEqualTo(409);
+        if (retry.equals("replayed")) {
+            assertThat(duplicate.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+            assertThat(duplicate.body()).contains("\"status\":409");
+        } else {
+            assertThat(duplicate.body()).contains("result-not-stored");
+        }
+        assertThat(work.executions(id)).isEqualTo(1);
     }
 
     @Test

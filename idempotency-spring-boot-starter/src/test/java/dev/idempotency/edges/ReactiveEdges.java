@@ -27,6 +27,13 @@ public class ReactiveEdges {
         return Mono.defer(() -> Mono.fromFuture(work.start(id)));
     }
 
+    /** Keeps an error that carries a 4xx status (policy {@code keep-mapped-errors}): its response is replayed. */
+    @PostMapping("/edge/orders-kept/{id}")
+    @Idempotent(policy = "keep-mapped-errors")
+    public Mono<String> orderKeepingClientErrors(@PathVariable String id) {
+        return Mono.defer(() -> Mono.fromFuture(work.start(id)));
+    }
+
     @PostMapping("/edge/stock/{sku}")
     @Idempotent(strategy = Strategy.LOCK, key = "#sku")
     public Mono<String> deduct(@PathVariable String sku) {

@@ -24,6 +24,13 @@ public class ServletEdges {
         return work.start(id);
     }
 
+    /** Keeps an error that carries a 4xx status (policy {@code keep-mapped-errors}): its response is replayed. */
+    @PostMapping("/edge/orders-kept/{id}")
+    @Idempotent(policy = "keep-mapped-errors")
+    public CompletableFuture<String> orderKeepingClientErrors(@PathVariable String id) {
+        return work.start(id);
+    }
+
     @PostMapping("/edge/stock/{sku}")
     @Idempotent(strategy = Strategy.LOCK, key = "#sku")
     public CompletableFuture<String> deduct(@PathVariable String sku) {

@@ -50,6 +50,15 @@ public class Work {
         work.complete(result);
     }
 
+    /** Fails the parked work of {@code id} with {@code failure}. */
+    public void fail(String id, RuntimeException failure) {
+        CompletableFuture<String> work = parked.remove(id);
+        if (work == null) {
+            throw new IllegalStateException("no work parked for " + id);
+        }
+        work.completeExceptionally(failure);
+    }
+
     public int executions(String id) {
         AtomicInteger count = executions.get(id);
         return count == null ? 0 : count.get();

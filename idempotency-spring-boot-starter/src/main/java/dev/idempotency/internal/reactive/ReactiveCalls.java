@@ -12,7 +12,10 @@ import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -45,23 +48,39 @@ public final class ReactiveCalls {
     /**
      * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission,
      * or empty {@link Optional} when Redis failed and the method may run unprotected ({@code on-store-failure:
-     * proceed}); a rejection ends the observation and errors.
+     * proceed}); a rejection ends the observation and errors. A permit is offered to {@code caller} the moment Redis
+     * grants it: {@code false} (its caller went away meanwhile) undoes it at once (claim released, token restored,
+     * lock released) and the returned publisher completes empty.
      */
     public static <T> Mono<Optional<StrategyRunner.Admitted<T>>> admit(
             ProtectedInvocation call,
             InvocationObserver.Scope observation,
             Mono<ProtectedCall> protectedCall,
-            Function<byte[], T> decode) {
+            Function<byte[], T> decode,
+            Predicate<Permit> caller) {
+        AtomicBoolean admissionEnded = new AtomicBoolean(); // the observation ends once, however the admission ends
+        Runnable refused = () -> {
+            if (admissionEnded.compareAndSet(false, true)) {
+                CancellationException gone = new CancellationException("The caller went away before it was admitted");
+                observation.end(Outcome.ofRejection(gone), gone);
+            }
+        };
         return Mono.defer(() -> protectedCall
-                        .flatMap(admitted -> Mono.fromFuture(() ->
-                                StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode)))
-                        .publishOn(Resumption.here())
-                        // Admitted, then dropped by a caller that left before the admission reached it: undo it.
-                        .doOnDiscard(StrategyRunner.Admitted.class, ReactiveCalls::undo))
+                        .flatMap(admitted -> Mono.fromFuture(() -> handedTo(
+                                StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode),
+                                caller,
+                                refused)))
+                        .publishOn(Resumption.here()))
+                .doOnNext(admitted -> admissionEnded.set(true))
                 .map(Optional::of)
                 // The caller went away while waiting for a running duplicate or a busy lock: the wait ends there.
-                .doOnCancel(() -> observation.end(Outcome.ABANDONED, null))
+                .doOnCancel(() -> {
+                    if (admissionEnded.compareAndSet(false, true)) {
+                        observation.end(Outcome.ABANDONED, null);
+                    }
+                })
                 .onErrorResume(failure -> {
+                    admissionEnded.set(true);
                     if (Unprotected.mayRunUnprotected(call, failure)) {
                         observation.end(Outcome.UNPROTECTED, null);
                         return Mono.just(Optional.empty());
@@ -71,20 +90,29 @@ public final class ReactiveCalls {
                 });
     }
 
-    private static void undo(StrategyRunner.Admitted<?> admitted) {
-        if (!admitted.isReplay()) {
-            admitted.permit().fail();
-        }
-    }
-
     /**
-     * A call admitted after its caller went away: its permit is settled at once (claim released, token restored, lock
-     * released) and the work does not run.
+     * {@code admission}, its permit handed to {@code caller} on the thread that completes it. Deciding there, and not in
+     * an operator downstream, is what keeps a granted permit from being lost: an operator cancelled between receiving
+     * a value and passing it on drops it without a trace ({@code Mono.publishOn} does), and a permit nobody settles is
+     * a claim or a lock renewed until the process stops. A caller holding the permit is never cancelled (see
+     * {@link CallerGate}), so what it took reaches its work. Cancelling the returned future cancels the admission.
      */
-    public static Flux<Object> unclaimed(Permit permit, InvocationObserver.Scope observation) {
-        CancellationException gone = new CancellationException("The caller went away before the call was admitted");
-        observation.end(Outcome.ofRejection(gone), gone);
-        return Mono.fromFuture(permit::fail, true).thenMany(Flux.empty());
+    private static <T> CompletableFuture<StrategyRunner.Admitted<T>> handedTo(
+            CompletableFuture<StrategyRunner.Admitted<T>> admission, Predicate<Permit> caller, Runnable refused) {
+        CompletableFuture<StrategyRunner.Admitted<T>> handed = admission.thenApply(admitted -> {
+            if (admitted.isReplay() || caller.test(admitted.permit())) {
+                return admitted;
+            }
+            refused.run();
+            admitted.permit().fail();
+            return null; // completes the admission empty: nobody runs the work
+        });
+        handed.whenComplete((admitted, failure) -> {
+            if (handed.isCancelled()) {
+                admission.cancel(false);
+            }
+        });
+        return handed;
     }
 
     /**

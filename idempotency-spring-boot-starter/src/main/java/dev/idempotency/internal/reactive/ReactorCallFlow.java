@@ -104,7 +104,12 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                         () -> spec.beanCall()
                                 .arguments()
                                 .digest(call.invocation().getArguments())));
-        return ReactiveCalls.admit(call, observation, protectedCall, codec::decode)
+        return ReactiveCalls.admit(
+                        call,
+                        observation,
+                        protectedCall,
+                        codec::decode,
+                        permit -> caller.hold(permit, call.protection().detachedRenewal()))
                 .flatMapMany(admitted -> {
                     if (admitted.isEmpty()) {
                         return ReactiveCalls.proceed(call, null);
@@ -112,9 +117,6 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                     if (admitted.get().isReplay()) {
                         observation.end(Outcome.REPLAYED, null);
                         return replay(admitted.get().replayed(), many);
-                    }
-                    if (!caller.hold(admitted.get().permit(), call.protection().detachedRenewal())) {
-                        return ReactiveCalls.unclaimed(admitted.get().permit(), observation);
                     }
                     return held(call, new OncePermit(admitted.get().permit()), observation, many);
                 });

@@ -73,13 +73,6 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
                 replay(state, admission, observation);
                 return Flux.empty();
             }
-            if (!state.hold(new HeldCall(
-                    admission.permit(),
-                    call.spec(),
-                    observation,
-                    call.protection().detachedRenewal()))) {
-                return ReactiveCalls.unclaimed(admission.permit(), observation);
-            }
             return ReactiveCalls.proceed(call, admission.permit()).doOnError(state::failed);
         });
     }
@@ -93,17 +86,16 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
         InvocationObserver.Scope observation = ReactiveCalls.observe(call, state.context());
         Optional<StrategyRunner.Admitted<StoredResponse>> admitted =
                 admit(call, state, observation).contextWrite(state.context()).block();
-        if (admitted == null || admitted.isEmpty()) {
+        if (admitted == null) {
+            return null; // the client went away before it was admitted: nothing ran, nothing to write
+        }
+        if (admitted.isEmpty()) {
             return call.proceed();
         }
         StrategyRunner.Admitted<StoredResponse> admission = admitted.get();
         if (admission.isReplay()) {
             replay(state, admission, observation);
             return null;
-        }
-        if (!state.hold(new HeldCall(
-                admission.permit(), call.spec(), observation, call.protection().detachedRenewal()))) {
-            return ReactiveCalls.unclaimed(admission.permit(), observation).blockLast();
         }
         try {
             return admission.permit().callWithin(call::proceed);
@@ -132,7 +124,13 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
 
     private Mono<Optional<StrategyRunner.Admitted<StoredResponse>>> admit(
             ProtectedInvocation call, ExchangeState state, InvocationObserver.Scope observation) {
-        return ReactiveCalls.admit(call, observation, protectedCall(call, state.exchange()), StoredResponse::decode);
+        return ReactiveCalls.admit(
+                call,
+                observation,
+                protectedCall(call, state.exchange()),
+                StoredResponse::decode,
+                permit -> state.hold(new HeldCall(
+                        permit, call.spec(), observation, call.protection().detachedRenewal())));
     }
 
     private Mono<ProtectedCall> protectedCall(ProtectedInvocation call, ServerWebExchange exchange) {
