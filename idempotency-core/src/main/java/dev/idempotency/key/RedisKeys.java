@@ -1,13 +1,18 @@
 package dev.idempotency.key;
 
 import dev.idempotency.internal.KeyDigests;
+import java.util.regex.Pattern;
 import org.springframework.util.Assert;
 
 /**
- * Builds the Redis key of every record: {@code <prefix><strategy>:<digest>}. The digest covers scope, operation and the
- * client's key, so the same client key on two endpoints or from two users never shares a record.
+ * Builds the Redis key of every record: {@code <prefix>[<namespace>:]<strategy>:<digest>}. The digest covers scope,
+ * operation and the client's key, so the same client key on two endpoints or from two users never shares a record;
+ * the namespace (the application) keeps two applications on one Redis apart. Locks have no namespace: a lock guards
+ * a resource, which applications sharing a Redis may share on purpose (one stock item, deducted by two services).
  */
 public final class RedisKeys {
+
+    private static final Pattern NAMESPACE = Pattern.compile("[A-Za-z0-9._-]*");
 
     private final String requestIdPrefix;
     private final String tokenPrefix;
@@ -15,9 +20,25 @@ public final class RedisKeys {
 
     /** @param prefix prepended to every key, e.g. {@code "idempotency:"} */
     public RedisKeys(String prefix) {
+        this(prefix, "");
+    }
+
+    /**
+     * @param prefix prepended to every key, e.g. {@code "idempotency:"}
+     * @param namespace the application's records apart from other applications', e.g. {@code "orders-svc"}; empty for
+     *     none
+     * @throws IllegalArgumentException when the namespace has characters other than letters, digits, {@code .},
+     *     {@code _} and {@code -}
+     */
+    public RedisKeys(String prefix, String namespace) {
         Assert.notNull(prefix, "prefix must not be null");
-        this.requestIdPrefix = prefix + "request-id:";
-        this.tokenPrefix = prefix + "token:";
+        Assert.notNull(namespace, "namespace must not be null");
+        Assert.isTrue(
+                NAMESPACE.matcher(namespace).matches(),
+                () -> "The namespace '" + namespace + "' may contain only letters, digits, '.', '_' and '-'");
+        String records = namespace.isEmpty() ? prefix : prefix + namespace + ":";
+        this.requestIdPrefix = records + "request-id:";
+        this.tokenPrefix = records + "token:";
         this.lockPrefix = prefix + "lock:";
     }
 

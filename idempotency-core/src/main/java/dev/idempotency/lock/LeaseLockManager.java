@@ -9,6 +9,7 @@ import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lease.Owners;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
@@ -59,11 +60,25 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
      * @param scheduling the timers of lock waits
      */
     public LeaseLockManager(RedisGateway redis, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling) {
+        this(redis, keys, renewer, scheduling, null);
+    }
+
+    /**
+     * Creates a manager whose locks, with wait-for-replicas, are granted only once replicas hold them.
+     *
+     * @param confirmations where acquisitions wait for replicas, or {@code null}
+     */
+    public LeaseLockManager(
+            RedisGateway redis,
+            RedisKeys keys,
+            LeaseRenewer renewer,
+            Scheduling scheduling,
+            @Nullable ReplicaConfirmations confirmations) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");
         Assert.notNull(renewer, "renewer must not be null");
         String channel = keys.lock("") + ":released";
-        this.store = new LockStore(redis, channel);
+        this.store = new LockStore(redis, channel, confirmations);
         this.keys = keys;
         this.renewer = renewer;
         this.listener = redis.listener();

@@ -1,11 +1,14 @@
 package dev.idempotency.lock;
 
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.redis.LuaScript;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /** Lock records in Redis: acquire with a fencing token, renew and release, each one script on one hash slot. */
 final class LockStore {
@@ -57,24 +60,55 @@ final class LockStore {
 
     private final RedisGateway redis;
     private final byte[] channel;
+    private final @Nullable ReplicaConfirmations confirmations;
 
-    LockStore(RedisGateway redis, String channel) {
+    /** @param confirmations with wait-for-replicas, where acquisitions wait for replicas; else {@code null} */
+    LockStore(RedisGateway redis, String channel, @Nullable ReplicaConfirmations confirmations) {
         this.redis = redis;
         this.channel = RedisGateway.bytes(channel);
+        this.confirmations = confirmations;
     }
 
-    /** The fencing token when acquired, else minus the milliseconds the holder's lease has left. */
+    /**
+     * The fencing token when acquired, else minus the milliseconds the holder's lease has left. With wait-for-replicas
+     * a lock is granted only once enough replicas hold it (a failover could otherwise hand it to a second holder); an
+     * unconfirmed one is released again and the acquisition fails as the store being unavailable.
+     */
     CompletableFuture<Long> acquire(String key, String owner, Duration lease) {
-        long retention = Math.max(MIN_FENCE_RETENTION.toMillis(), 2 * lease.toMillis());
-        return redis.<Long>eval(
+        byte[][] keys = keys(key, RedisKeys.fence(key));
+        byte[][] args = {
+            bytes(owner),
+            bytes(Long.toString(lease.toMillis())),
+            bytes(Long.toString(Math.max(MIN_FENCE_RETENTION.toMillis(), 2 * lease.toMillis())))
+        };
+        if (confirmations == null) {
+            return redis.<Long>eval("acquire", ACQUIRE, ScriptOutputType.INTEGER, keys, args)
+                    .thenApply(LockStore::tokenOf);
+        }
+        return confirmations
+                .writeAndWait(
                         "acquire",
-                        ACQUIRE,
-                        ScriptOutputType.INTEGER,
-                        keys(key, RedisKeys.fence(key)),
-                        bytes(owner),
-                        bytes(Long.toString(lease.toMillis())),
-                        bytes(Long.toString(retention)))
-                .thenApply(result -> result == null ? -1L : result);
+                        keys[0],
+                        commands -> RedisGateway.<Long>eval(commands, ACQUIRE, ScriptOutputType.INTEGER, keys, args))
+                .thenCompose(confirmed -> {
+                    long token = tokenOf(confirmed.result());
+                    if (token <= 0 || confirmed.acknowledged() >= confirmations.replicas()) {
+                        return CompletableFuture.completedFuture(token);
+                    }
+                    IdempotencyStoreUnavailableException unconfirmed = new IdempotencyStoreUnavailableException(
+                            "The lock reached " + confirmed.acknowledged() + " of " + confirmations.replicas()
+                                    + " required replicas within "
+                                    + confirmations.timeout().toMillis() + " ms",
+                            RedisGateway.STORE_RETRY_AFTER);
+                    // If even the release fails, the unconfirmed lock ends with its lease.
+                    return release(key, owner).handle((released, failure) -> {
+                        throw unconfirmed;
+                    });
+                });
+    }
+
+    private static long tokenOf(@Nullable Long result) {
+        return result == null ? -1L : result;
     }
 
     CompletableFuture<Boolean> renew(String key, String owner, Duration lease) {

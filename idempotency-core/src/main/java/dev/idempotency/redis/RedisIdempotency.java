@@ -48,10 +48,10 @@ public final class RedisIdempotency implements AutoCloseable {
         this.confirmations = builder.waitForReplicas == 0
                 ? null
                 : new ReplicaConfirmations(redis, builder.waitForReplicas, builder.waitForReplicasTimeout, scheduling);
-        this.keys = new RedisKeys(builder.keyPrefix);
+        this.keys = new RedisKeys(builder.keyPrefix, builder.namespace);
         this.requestIds = new RequestIdExecutor(redis, keys, renewer, scheduling, builder.maxResultSize, confirmations);
-        this.tokens = new TokenExecutor(redis, keys);
-        this.locks = new LeaseLockManager(redis, keys, renewer, scheduling);
+        this.tokens = new TokenExecutor(redis, keys, confirmations);
+        this.locks = new LeaseLockManager(redis, keys, renewer, scheduling, confirmations);
     }
 
     /** Starts a builder on the application's Lettuce connection factory. */
@@ -109,6 +109,7 @@ public final class RedisIdempotency implements AutoCloseable {
 
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "idempotency:";
+        private String namespace = "";
         private StoreListener listener = StoreListener.NONE;
         private @Nullable TaskScheduler scheduler;
         private boolean virtualThreads;
@@ -125,6 +126,16 @@ public final class RedisIdempotency implements AutoCloseable {
         public Builder keyPrefix(String keyPrefix) {
             Assert.notNull(keyPrefix, "keyPrefix must not be null");
             this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * Keeps this application's request-id records and tokens apart from other applications' on the same Redis
+         * and key prefix, e.g. {@code "orders-svc"}; empty (the default) for none. Locks are not namespaced.
+         */
+        public Builder namespace(String namespace) {
+            Assert.notNull(namespace, "namespace must not be null");
+            this.namespace = namespace;
             return this;
         }
 

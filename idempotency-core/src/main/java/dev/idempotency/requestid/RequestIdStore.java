@@ -6,6 +6,7 @@ import dev.idempotency.internal.redis.LuaScript;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.internal.redis.ServerVersion;
+import dev.idempotency.spi.Futures;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -93,10 +94,11 @@ final class RequestIdStore {
         this.claimCommand = claimCommand;
     }
 
-    /** How claims are written: chosen by the server version, or always by script (Redis 6.2, and tests). */
+    /** How claims are written: chosen by the server version, or always one way (Redis 6.2, and tests). */
     enum ClaimCommand {
         AUTO,
-        SCRIPT
+        SCRIPT,
+        SET_NX_GET
     }
 
     /**
@@ -108,7 +110,10 @@ final class RequestIdStore {
         long sentAt = System.nanoTime();
         byte[] inProgress = RequestRecord.inProgress(owner, fingerprint);
         return claimCommand()
-                .thenCompose(setNxGet -> write(recordKey, owner, inProgress, lease, setNxGet))
+                .thenCompose(setNxGet -> write(recordKey, owner, inProgress, lease, setNxGet)
+                        .exceptionallyCompose(failure -> setNxGet && isSyntaxError(failure)
+                                ? write(recordKey, owner, inProgress, lease, scriptFromNowOn())
+                                : CompletableFuture.failedFuture(failure)))
                 .exceptionallyCompose(failure -> RedisGateway.isOutOfMemory(failure)
                         ? readWhenFull(recordKey, failure)
                         : CompletableFuture.failedFuture(failure))
@@ -175,8 +180,8 @@ final class RequestIdStore {
     }
 
     private CompletableFuture<Boolean> claimCommand() {
-        if (claimCommand == ClaimCommand.SCRIPT) {
-            return CompletableFuture.completedFuture(false);
+        if (claimCommand != ClaimCommand.AUTO) {
+            return CompletableFuture.completedFuture(claimCommand == ClaimCommand.SET_NX_GET);
         }
         CompletableFuture<Boolean> known = setNxGet;
         if (known == null || known.isCompletedExceptionally()) {
@@ -184,6 +189,23 @@ final class RequestIdStore {
             setNxGet = known;
         }
         return known;
+    }
+
+    /**
+     * A node refused {@code SET NX GET}: it runs Redis 6.2, as one node of a cluster may in the middle of a rolling
+     * upgrade while the version probe found 7. Nothing was written; this store claims by script from now on, which
+     * every version runs. Returns {@code false}: the claim is written by script.
+     */
+    private boolean scriptFromNowOn() {
+        if (setNxGet == null || Boolean.TRUE.equals(setNxGet.getNow(false))) {
+            log.info("A Redis node does not support SET NX GET (Redis before 7); claims are written by script");
+        }
+        setNxGet = CompletableFuture.completedFuture(false);
+        return false;
+    }
+
+    private static boolean isSyntaxError(Throwable failure) {
+        return String.valueOf(Futures.unwrap(failure).getMessage()).contains("ERR syntax error");
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
@@ -53,9 +54,18 @@ public final class TokenExecutor implements IdempotencyStrategy {
      * @param keys where its tokens live
      */
     public TokenExecutor(RedisGateway redis, RedisKeys keys) {
+        this(redis, keys, null);
+    }
+
+    /**
+     * Creates an executor whose consumes, with wait-for-replicas, count only once replicas hold them.
+     *
+     * @param confirmations where consumes wait for replicas, or {@code null}
+     */
+    public TokenExecutor(RedisGateway redis, RedisKeys keys, @Nullable ReplicaConfirmations confirmations) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");
-        this.store = new TokenStore(redis);
+        this.store = new TokenStore(redis, confirmations);
         this.keys = keys;
     }
 

@@ -1,11 +1,14 @@
 package dev.idempotency.token;
 
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.redis.LuaScript;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.spi.Futures;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -55,9 +58,12 @@ final class TokenStore {
     private static final Duration LAST_RETRY = RedisGateway.STORE_RETRY_AFTER;
 
     private final RedisGateway redis;
+    private final @Nullable ReplicaConfirmations confirmations;
 
-    TokenStore(RedisGateway redis) {
+    /** @param confirmations with wait-for-replicas, where consumes wait for replicas; else {@code null} */
+    TokenStore(RedisGateway redis, @Nullable ReplicaConfirmations confirmations) {
         this.redis = redis;
+        this.confirmations = confirmations;
     }
 
     /** A mark for one submit: {@code U} and 8 random bytes, unique among the submits of one token. */
@@ -78,7 +84,31 @@ final class TokenStore {
      * used mark when another did, {@code null} when the token is unknown or expired.
      */
     CompletableFuture<byte @Nullable []> consume(byte[] key, byte[] mark) {
-        return redis.eval("consume", CONSUME, ScriptOutputType.VALUE, new byte[][] {key}, mark);
+        if (confirmations == null) {
+            return redis.eval("consume", CONSUME, ScriptOutputType.VALUE, new byte[][] {key}, mark);
+        }
+        // With wait-for-replicas a submit runs only once replicas know its token is used: a failover could otherwise
+        // bring the token back and let a second submit run. An unconfirmed consume gives the token back.
+        return confirmations
+                .writeAndWait(
+                        "consume",
+                        key,
+                        commands -> RedisGateway.<byte @Nullable []>eval(
+                                commands, CONSUME, ScriptOutputType.VALUE, new byte[][] {key}, mark))
+                .thenCompose(confirmed -> {
+                    boolean consumed = Arrays.equals(confirmed.result(), VALID);
+                    if (!consumed || confirmed.acknowledged() >= confirmations.replicas()) {
+                        return CompletableFuture.completedFuture(confirmed.result());
+                    }
+                    IdempotencyStoreUnavailableException unconfirmed = new IdempotencyStoreUnavailableException(
+                            "The token's use reached " + confirmed.acknowledged() + " of " + confirmations.replicas()
+                                    + " required replicas within "
+                                    + confirmations.timeout().toMillis() + " ms",
+                            RedisGateway.STORE_RETRY_AFTER);
+                    return giveBack(key, mark).thenApply(givenBack -> {
+                        throw unconfirmed;
+                    });
+                });
     }
 
     /** Makes a consumed token valid again, whoever consumed it; an expired token stays expired. */

@@ -14,6 +14,7 @@ import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisCluster;
 import dev.idempotency.testsupport.RedisReplicaPair;
+import dev.idempotency.testsupport.RedisSentinel;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.UUID;
@@ -75,6 +76,24 @@ class ReplicaAcknowledgementTests {
         for (int i = 0; i < 20; i++) { // keys spread over the three masters
             assertThat(claim(store, keys.requestId("", "op", "k" + i))).isInstanceOf(ClaimOutcome.Acquired.class);
         }
+    }
+
+    @Test
+    void behindSentinelAClaimWhileTheReplicaIsFrozenIsRefused(RedisSentinel sentinel) {
+        RequestIdStore store = store(sentinel.newConnectionFactory(), 1, Duration.ofMillis(300));
+        assertThat(claim(store, keys.requestId("", "op", "warm"))).isInstanceOf(ClaimOutcome.Acquired.class);
+        String key = keys.requestId("", "op", "frozen");
+        sentinel.replica().pause();
+        try {
+            assertThatThrownBy(() -> claim(store, key))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                    .hasMessageContaining("0 of 1 required replicas");
+        } finally {
+            sentinel.replica().resume();
+        }
+        assertThat(claim(store, key))
+                .as("the unconfirmed claim was released")
+                .isInstanceOf(ClaimOutcome.Acquired.class);
     }
 
     @Test

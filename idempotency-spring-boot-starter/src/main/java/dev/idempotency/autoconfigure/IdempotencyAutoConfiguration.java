@@ -69,6 +69,7 @@ public final class IdempotencyAutoConfiguration {
         return RedisIdempotency.builder(connectionFactory)
                 .virtualThreads(Threading.VIRTUAL.isActive(environment))
                 .keyPrefix(properties.getKeyPrefix())
+                .namespace(Namespace.resolve(properties, environment))
                 .listener(StoreListeners.composite(listeners.orderedStream().toList()))
                 .maxResultSize(properties.getRequestId().getMaxResponseSize().toBytes())
                 .waitForReplicas(

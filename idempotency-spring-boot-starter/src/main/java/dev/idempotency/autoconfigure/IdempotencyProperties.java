@@ -26,6 +26,12 @@ public class IdempotencyProperties implements InitializingBean {
     /** Prefix of every Redis key this library writes. */
     private String keyPrefix = "idempotency:";
 
+    /**
+     * Keeps this application's records and tokens apart from other applications' on the same Redis and prefix.
+     * Default: spring.application.name; empty for none (keys as before 0.1, e.g. while upgrading).
+     */
+    private @Nullable String namespace;
+
     /** What happens when Redis fails: reject (HTTP 503, method not run) or proceed (run unprotected, WARN log). */
     private StoreFailureMode onStoreFailure = StoreFailureMode.REJECT;
 
@@ -77,6 +83,14 @@ public class IdempotencyProperties implements InitializingBean {
 
     public void setKeyPrefix(String keyPrefix) {
         this.keyPrefix = keyPrefix;
+    }
+
+    public @Nullable String getNamespace() {
+        return namespace;
+    }
+
+    public void setNamespace(@Nullable String namespace) {
+        this.namespace = namespace;
     }
 
     public StoreFailureMode getOnStoreFailure() {

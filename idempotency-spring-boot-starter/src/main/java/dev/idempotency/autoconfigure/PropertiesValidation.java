@@ -20,6 +20,10 @@ final class PropertiesValidation {
         if (requestId.getMaxResponseSize().toBytes() <= 0) {
             throw invalid("idempotency.request-id.max-response-size", requestId.getMaxResponseSize(), "positive");
         }
+        String namespace = properties.getNamespace();
+        if (namespace != null && !Namespace.isValid(namespace)) {
+            throw invalid("idempotency.namespace", namespace, "letters, digits, '.', '_' and '-' only");
+        }
         positive("idempotency.detached-renewal", properties.getDetachedRenewal());
         if (properties.getMaxHeldBytes().toBytes() <= 0) {
             throw invalid("idempotency.max-held-bytes", properties.getMaxHeldBytes(), "positive");
@@ -55,6 +59,7 @@ final class PropertiesValidation {
     }
 
     private static InvalidConfigurationPropertyValueException invalid(String name, Object value, String expected) {
-        return new InvalidConfigurationPropertyValueException(name, value, "must be " + expected);
+        return new InvalidConfigurationPropertyValueException(
+                name, value, expected.endsWith("only") ? "must have " + expected : "must be " + expected);
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotency.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,6 +34,11 @@ import org.springframework.web.reactive.function.client.WebClient;
 public final class IdempotencyClientAutoConfiguration {
 
     private static RetryRules rules(IdempotencyClientProperties properties) {
+        if (properties.getHosts().isEmpty()) {
+            LoggerFactory.getLogger(IdempotencyClientAutoConfiguration.class)
+                    .warn("idempotency.client.enabled, but idempotency.client.hosts lists no host: no call is retried;"
+                            + " list the hosts whose APIs honour the Idempotency-Key header");
+        }
         return new RetryRules(properties, Clock.systemUTC());
     }
 

@@ -28,6 +28,15 @@ public class IdempotencyClientProperties implements InitializingBean {
     /** HTTP methods that get a key and are retried; other methods pass through untouched. */
     private Set<HttpMethod> methods = new LinkedHashSet<>(List.of(HttpMethod.POST, HttpMethod.PATCH));
 
+    /**
+     * Hosts whose calls get a key and are retried: names (orders.internal) or every subdomain of one (*.payments.svc).
+     * Only these: an API elsewhere that ignores the key would run a retried call twice.
+     */
+    private Set<String> hosts = new LinkedHashSet<>();
+
+    /** Whether calls to other hosts still get a key (never a retry), for servers that log or honour it. */
+    private boolean keyOtherHosts = false;
+
     /** Most attempts of one call, the first included; 1 sends a key but never retries. */
     private int maxAttempts = 3;
 
@@ -64,6 +73,25 @@ public class IdempotencyClientProperties implements InitializingBean {
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
+    public Set<String> getHosts() {
+        return hosts;
+    }
+
+    /** Lower-cases the names: host names are case-insensitive. */
+    public void setHosts(Set<String> hosts) {
+        this.hosts = hosts.stream()
+                .map(host -> host.trim().toLowerCase(Locale.ROOT))
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+    }
+
+    public boolean isKeyOtherHosts() {
+        return keyOtherHosts;
+    }
+
+    public void setKeyOtherHosts(boolean keyOtherHosts) {
+        this.keyOtherHosts = keyOtherHosts;
+    }
+
     public int getMaxAttempts() {
         return maxAttempts;
     }
@@ -92,6 +120,11 @@ public class IdempotencyClientProperties implements InitializingBean {
     public void afterPropertiesSet() {
         if (!StringUtils.hasText(header)) {
             throw invalid("header", header, "must not be empty");
+        }
+        for (String host : hosts) {
+            if (!HostPattern.isValid(host)) {
+                throw invalid("hosts", host, "must be a host name, or *. and a domain (no scheme, port or path)");
+            }
         }
         if (maxAttempts < 1) {
             throw invalid("max-attempts", maxAttempts, "must be 1 or more");

@@ -1,6 +1,7 @@
 package dev.idempotency.client;
 
 import dev.idempotency.internal.http.Problem;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
@@ -31,6 +32,8 @@ final class RetryRules {
 
     private final String header;
     private final Set<HttpMethod> methods;
+    private final HostPattern hosts;
+    private final boolean keyOtherHosts;
     private final int maxAttempts;
     private final Duration backoff;
     private final Duration maxBackoff;
@@ -39,6 +42,8 @@ final class RetryRules {
     RetryRules(IdempotencyClientProperties properties, Clock clock) {
         this.header = properties.getHeader();
         this.methods = Set.copyOf(properties.getMethods());
+        this.hosts = new HostPattern(properties.getHosts());
+        this.keyOtherHosts = properties.isKeyOtherHosts();
         this.maxAttempts = properties.getMaxAttempts();
         this.backoff = properties.getBackoff();
         this.maxBackoff = properties.getMaxBackoff();
@@ -53,9 +58,14 @@ final class RetryRules {
         return maxAttempts;
     }
 
-    /** Whether calls with this method get a key and retries. */
-    boolean covers(HttpMethod method) {
-        return methods.contains(method);
+    /** Whether a call with this method to {@code uri} gets a key: a listed host, or any with key-other-hosts. */
+    boolean keys(HttpMethod method, URI uri) {
+        return methods.contains(method) && (keyOtherHosts || hosts.matches(uri.getHost()));
+    }
+
+    /** Whether a keyed call to {@code uri} is retried: only to a listed host, which honours the key. */
+    boolean retries(URI uri) {
+        return hosts.matches(uri.getHost());
     }
 
     /**

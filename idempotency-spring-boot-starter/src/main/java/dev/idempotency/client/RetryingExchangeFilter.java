@@ -29,8 +29,11 @@ final class RetryingExchangeFilter implements ExchangeFilterFunction {
 
     @Override
     public Mono<ClientResponse> filter(ClientRequest request, ExchangeFunction next) {
-        if (!rules.covers(request.method())) {
+        if (!rules.keys(request.method(), request.url())) {
             return next.exchange(request);
+        }
+        if (!rules.retries(request.url())) {
+            return Mono.deferContextual(context -> next.exchange(keyed(request, context)));
         }
         return Mono.deferContextual(context -> attempt(keyed(request, context), next, 1));
     }

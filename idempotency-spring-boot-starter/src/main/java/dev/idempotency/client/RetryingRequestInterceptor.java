@@ -29,13 +29,16 @@ final class RetryingRequestInterceptor implements ClientHttpRequestInterceptor {
     @Override
     public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
             throws IOException {
-        if (!rules.covers(request.getMethod())) {
+        if (!rules.keys(request.getMethod(), request.getURI())) {
             return execution.execute(request, body);
         }
         HttpHeaders headers = request.getHeaders();
         if (!headers.containsHeader(rules.header())) {
             String bound = IdempotencyKeys.bound();
             headers.set(rules.header(), bound != null ? bound : IdempotencyKeys.newKey());
+        }
+        if (!rules.retries(request.getURI())) {
+            return execution.execute(request, body);
         }
         for (int attempt = 1; ; attempt++) {
             boolean last = attempt >= rules.maxAttempts();

@@ -19,6 +19,9 @@ class IdempotencyPropertiesTests {
         IdempotencyProperties properties = new IdempotencyProperties();
         assertThat(properties.isEnabled()).isTrue();
         assertThat(properties.getKeyPrefix()).isEqualTo("idempotency:");
+        assertThat(properties.getNamespace())
+                .as("defaults to spring.application.name")
+                .isNull();
         assertThat(properties.getOnStoreFailure()).isEqualTo(IdempotencyProperties.StoreFailureMode.REJECT);
         assertThat(properties.getScope()).isEqualTo(IdempotencyProperties.KeyScope.PRINCIPAL);
         assertThat(properties.getRequestId().getHeader()).isEqualTo("Idempotency-Key");
@@ -48,6 +51,7 @@ class IdempotencyPropertiesTests {
         Map<String, String> source = Map.ofEntries(
                 Map.entry("idempotency.enabled", "false"),
                 Map.entry("idempotency.key-prefix", "shop:"),
+                Map.entry("idempotency.namespace", "orders-svc"),
                 Map.entry("idempotency.on-store-failure", "proceed"),
                 Map.entry("idempotency.scope", "none"),
                 Map.entry("idempotency.anonymous", "reject"),
@@ -73,6 +77,7 @@ class IdempotencyPropertiesTests {
                 .get();
         assertThat(properties.isEnabled()).isFalse();
         assertThat(properties.getKeyPrefix()).isEqualTo("shop:");
+        assertThat(properties.getNamespace()).isEqualTo("orders-svc");
         assertThat(properties.getOnStoreFailure()).isEqualTo(IdempotencyProperties.StoreFailureMode.PROCEED);
         assertThat(properties.getScope()).isEqualTo(IdempotencyProperties.KeyScope.NONE);
         assertThat(properties.getRequestId().getHeader()).isEqualTo("X-Request-Id");
@@ -108,7 +113,8 @@ class IdempotencyPropertiesTests {
             {"idempotency.lock.wait", "-1ms"},
             {"idempotency.policies.payments.ttl", "0s"},
             {"idempotency.policies.payments.wait", "-1s"},
-            {"idempotency.redis.wait-for-replicas", "-1"}
+            {"idempotency.redis.wait-for-replicas", "-1"},
+            {"idempotency.namespace", "orders svc:v2"}
         }) {
             IdempotencyProperties properties = new Binder(new MapConfigurationPropertySource(Map.of(bad[0], bad[1])))
                     .bind("idempotency", IdempotencyProperties.class)

@@ -34,6 +34,7 @@ class ClientApp {
                         "spring.config.name=client-tests-client",
                         "spring.main.banner-mode=off",
                         "idempotency.client.enabled=true",
+                        "idempotency.client.hosts=127.0.0.1",
                         "spring.http.serviceclient.orders.base-url=" + serverUrl,
                         "client-tests.server-url=" + serverUrl);
     }

@@ -67,6 +67,27 @@ class RestClientNetworkFaultTests {
     }
 
     @Test
+    void aCallToAHostThatIsNotListedIsNeitherKeyedNorRetried() {
+        double retried = ClientApp.calls(client, "retried");
+        RestClient unlisted = client.getBean(RestClient.Builder.class)
+                .baseUrl(proxy.baseUrl().replace("127.0.0.1", "localhost")) // the same server, by a name not listed
+                .build();
+        int dropped = proxy.dropped();
+        proxy.dropNextResponses(1);
+
+        assertThatThrownBy(() ->
+                        unlisted.post().uri("/orders").body(ORDER).retrieve().toEntity(String.class))
+                .as("the lost reply reaches the caller: no retry")
+                .isInstanceOf(ResourceAccessException.class);
+        assertThat(proxy.dropped()).isEqualTo(dropped + 1);
+        assertThat(ClientApp.calls(client, "retried")).isEqualTo(retried);
+        List<ServerLedger.Exchange> exchanges = ledger.exchanges("/orders");
+        assertThat(exchanges.get(exchanges.size() - 1).key())
+                .as("no key was added")
+                .isNull();
+    }
+
+    @Test
     void anHttpInterfaceClientIsCoveredAndTheCallersKeyIsKept() {
         OrdersApi api = client.getBean(OrdersApi.class);
         proxy.dropNextResponses(1);

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Set;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -97,12 +99,30 @@ class RetryRulesTests {
     }
 
     @Test
-    void coversPostAndPatchByDefault() {
-        assertThat(rules.covers(HttpMethod.POST)).isTrue();
-        assertThat(rules.covers(HttpMethod.PATCH)).isTrue();
-        assertThat(rules.covers(HttpMethod.PUT)).isFalse();
-        assertThat(rules.covers(HttpMethod.GET)).isFalse();
-        assertThat(rules.covers(HttpMethod.DELETE)).isFalse();
+    void keysPostAndPatchToListedHostsAndRetriesOnlyThose() {
+        IdempotencyClientProperties properties = new IdempotencyClientProperties();
+        properties.setHosts(Set.of("orders.internal", "*.Payments.svc"));
+        RetryRules listed = new RetryRules(properties, Clock.fixed(NOW, ZoneOffset.UTC));
+        URI orders = URI.create("https://ORDERS.internal:8443/orders");
+        assertThat(listed.keys(HttpMethod.POST, orders)).isTrue();
+        assertThat(listed.keys(HttpMethod.PATCH, orders)).isTrue();
+        assertThat(listed.keys(HttpMethod.PUT, orders)).isFalse();
+        assertThat(listed.keys(HttpMethod.GET, orders)).isFalse();
+        assertThat(listed.retries(orders)).isTrue();
+        assertThat(listed.retries(URI.create("http://eu.payments.svc/charges"))).isTrue();
+        assertThat(listed.retries(URI.create("http://payments.svc/charges")))
+                .as("*. covers subdomains only")
+                .isFalse();
+        URI elsewhere = URI.create("https://api.stripe.example/v1/charges");
+        assertThat(listed.keys(HttpMethod.POST, elsewhere)).isFalse();
+        assertThat(listed.retries(elsewhere)).isFalse();
+        properties.setKeyOtherHosts(true);
+        RetryRules keyingAll = new RetryRules(properties, Clock.fixed(NOW, ZoneOffset.UTC));
+        assertThat(keyingAll.keys(HttpMethod.POST, elsewhere)).isTrue();
+        assertThat(keyingAll.retries(elsewhere)).as("a key, never a retry").isFalse();
+        assertThat(rules.retries(orders))
+                .as("no host listed: nothing is retried")
+                .isFalse();
     }
 
     private static byte[] bytes(String text) {

@@ -1,10 +1,8 @@
 package dev.idempotency.internal.redis;
 
-import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.spi.Futures;
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
@@ -16,21 +14,26 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Writes that replicas must acknowledge before the caller goes on (wait-for-replicas): a write and its Redis
- * {@code WAIT} travel together on a dedicated connection that carries nothing else. Redis holds a connection for the
- * whole {@code WAIT}, so on the application's shared connection one lagging replica would stall every other command
- * of the application. Connections are opened on demand, up to {@value #MAX_CONNECTIONS}, and reused; a write that
- * finds them all busy waits for one at most the {@code WAIT} timeout.
+ * Writes that replicas must acknowledge before the caller goes on (wait-for-replicas). Redis {@code WAIT} covers
+ * only the writes made on its own connection, so a write and its {@code WAIT} travel together on one connection to
+ * the node that owns the key, which carries nothing else meanwhile: on the application's shared connection one
+ * lagging replica would stall every other command, and on Redis Cluster another connection's offset confirms nothing
+ * about this write. Connections are pooled per node ({@link NodeConnections}, up to {@value #MAX_CONNECTIONS} each),
+ * so a shard whose replicas lag holds up only its own keys. On Cluster the owner comes from the client's view of the
+ * slots; a write that meets {@code MOVED} or {@code READONLY} (the slot moved, or a failover made the owner a
+ * replica) refreshes that view and goes to the new owner once.
  */
 public final class ReplicaConfirmations implements AutoCloseable {
 
@@ -43,15 +46,15 @@ public final class ReplicaConfirmations implements AutoCloseable {
     private final int replicas;
     private final Duration timeout;
     private final Scheduling scheduling;
-    private final ArrayDeque<Dedicated> idle = new ArrayDeque<>();
-    private final ArrayDeque<CompletableFuture<Dedicated>> waiting = new ArrayDeque<>();
-    private final List<Dedicated> opened = new CopyOnWriteArrayList<>();
-    private int count;
+    private final Map<String, NodeConnections> nodes = new ConcurrentHashMap<>();
+    private final List<StatefulConnection<byte[], byte[]>> opened = new CopyOnWriteArrayList<>();
+    private final @Nullable StatefulRedisClusterConnection<byte[], byte[]>[] clusterConnections;
 
     /**
      * @param replicas how many replicas must acknowledge each write
      * @param timeout how long {@code WAIT} waits for them
      */
+    @SuppressWarnings("unchecked")
     public ReplicaConfirmations(RedisGateway redis, int replicas, Duration timeout, Scheduling scheduling) {
         Assert.isTrue(replicas > 0, "replicas must be positive");
         Assert.isTrue(Durations.isPositive(timeout), "timeout must be positive");
@@ -59,6 +62,7 @@ public final class ReplicaConfirmations implements AutoCloseable {
         this.replicas = replicas;
         this.timeout = timeout;
         this.scheduling = scheduling;
+        this.clusterConnections = new StatefulRedisClusterConnection[MAX_CONNECTIONS];
     }
 
     /** How many replicas must acknowledge each write. */
@@ -70,143 +74,119 @@ public final class ReplicaConfirmations implements AutoCloseable {
         return timeout;
     }
 
-    /** Runs {@code write} for {@code key} on a dedicated connection, then {@code WAIT}s on that same connection. */
+    /** Runs {@code write} for {@code key} on a connection to the key's owner, then {@code WAIT}s on that connection. */
     public <T> CompletableFuture<Confirmed<T>> writeAndWait(
             String kind, byte[] key, Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletionStage<T>> write) {
-        return borrow().thenCompose(connection -> redis.timed(kind, () -> write.apply(connection.commands()))
-                .thenCompose(result -> redis.timed("wait", () -> connection.await(key, replicas, timeout))
-                        .thenApply(acknowledged -> new Confirmed<>(result, acknowledged)))
-                .whenComplete((confirmed, failure) -> giveBack(connection)));
+        return onOwner(kind, key, write).exceptionallyCompose(failure -> {
+            RedisClusterClient cluster = cluster();
+            if (cluster == null || !ownerChanged(failure)) {
+                return CompletableFuture.failedFuture(failure);
+            }
+            return redis.timed("refresh-slots", cluster::refreshPartitionsAsync)
+                    .thenCompose(refreshed -> onOwner(kind, key, write));
+        });
     }
 
-    private CompletableFuture<Dedicated> borrow() {
-        CompletableFuture<Dedicated> turn;
-        synchronized (this) {
-            Dedicated free = idle.poll();
-            while (free != null && free.isClosed()) { // its connection factory was stopped: open a new one
-                opened.remove(free);
-                count--;
-                free = idle.poll();
-            }
-            if (free != null) {
-                return CompletableFuture.completedFuture(free);
-            }
-            if (count < MAX_CONNECTIONS) {
-                count++;
-                return CompletableFuture.supplyAsync(this::open, Connector.CONNECTING)
-                        .whenComplete((connection, failure) -> opened(failure == null))
-                        .exceptionallyCompose(
-                                failure -> CompletableFuture.failedFuture(RedisGateway.unavailable(failure)));
-            }
-            turn = new CompletableFuture<>();
-            waiting.add(turn);
+    private <T> CompletableFuture<Confirmed<T>> onOwner(
+            String kind, byte[] key, Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletionStage<T>> write) {
+        NodeConnections owner;
+        try {
+            owner = owner(key);
+        } catch (RuntimeException noOwner) {
+            return CompletableFuture.failedFuture(RedisGateway.unavailable(noOwner));
         }
-        scheduling.delay(timeout).thenRun(() -> {
-            if (turn.completeExceptionally(new IdempotencyStoreUnavailableException(
-                    "All " + MAX_CONNECTIONS + " connections for replica acknowledgements stayed busy for "
-                            + timeout.toMillis() + " ms",
-                    RedisGateway.STORE_RETRY_AFTER))) {
-                synchronized (this) {
-                    waiting.remove(turn);
+        long millis = Math.max(1, timeout.toMillis());
+        return owner.borrow()
+                .thenCompose(connection -> redis.timed(kind, () -> write.apply(connection.async()))
+                        .thenCompose(result -> redis.timed(
+                                        "wait", () -> connection.async().waitForReplication(replicas, millis))
+                                .thenApply(acknowledged -> new Confirmed<>(result, acknowledged)))
+                        .whenComplete((confirmed, failure) -> owner.giveBack(connection)));
+    }
+
+    /** The pool of the node that owns {@code key}: on Cluster the master of its slot, else the one server. */
+    private NodeConnections owner(byte[] key) {
+        RedisClusterClient cluster = cluster();
+        if (cluster == null) {
+            return nodes.computeIfAbsent("redis", node -> pool(node, index -> standalone()));
+        }
+        RedisClusterNode master = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
+        if (master == null) {
+            throw new IllegalStateException("No master serves slot " + SlotHash.getSlot(key) + " in the cluster view");
+        }
+        String host = master.getUri().getHost();
+        int port = master.getUri().getPort();
+        return nodes.computeIfAbsent(
+                host + ":" + port,
+                node -> pool(
+                        node,
+                        index -> clusterConnection(index)
+                                .thenCompose(connection -> connection.getConnectionAsync(host, port))));
+    }
+
+    private NodeConnections pool(
+            String node, IntFunction<CompletableFuture<StatefulRedisConnection<byte[], byte[]>>> open) {
+        return new NodeConnections(node, MAX_CONNECTIONS, timeout, scheduling, open);
+    }
+
+    private CompletableFuture<StatefulRedisConnection<byte[], byte[]>> standalone() {
+        return redis.offload(() -> {
+            if (!(redis.connectionFactory().getRequiredNativeClient() instanceof RedisClient client)) {
+                throw new IllegalStateException("wait-for-replicas does not support "
+                        + redis.connectionFactory()
+                                .getRequiredNativeClient()
+                                .getClass()
+                                .getName());
+            }
+            StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
+            opened.add(connection);
+            return connection;
+        });
+    }
+
+    /**
+     * The {@code index}th dedicated cluster connection: a pool's {@code n}th connection to a node is the node
+     * connection of the {@code n}th cluster connection, so no two borrowers share one.
+     */
+    private CompletableFuture<StatefulRedisClusterConnection<byte[], byte[]>> clusterConnection(int index) {
+        return redis.offload(() -> {
+            synchronized (clusterConnections) {
+                StatefulRedisClusterConnection<byte[], byte[]> connection = clusterConnections[index];
+                if (connection == null
+                        || (connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed())) {
+                    RedisClusterClient cluster = cluster();
+                    if (cluster == null) {
+                        throw new IllegalStateException("not a cluster");
+                    }
+                    connection = cluster.connect(ByteArrayCodec.INSTANCE);
+                    clusterConnections[index] = connection;
+                    opened.add(connection);
                 }
+                return connection;
             }
         });
-        return turn;
     }
 
-    private synchronized void opened(boolean success) {
-        if (!success) {
-            count--;
-        }
+    private @Nullable RedisClusterClient cluster() {
+        return redis.connectionFactory().getRequiredNativeClient() instanceof RedisClusterClient cluster
+                ? cluster
+                : null;
     }
 
-    private void giveBack(Dedicated connection) {
-        while (true) {
-            CompletableFuture<Dedicated> next;
-            synchronized (this) {
-                next = waiting.poll();
-                if (next == null) {
-                    idle.push(connection);
-                    return;
-                }
-            }
-            if (next.complete(connection)) { // outside the lock: the next write is sent from here
-                return;
-            }
-        }
-    }
-
-    private Dedicated open() {
-        AbstractRedisClient client = redis.connectionFactory().getRequiredNativeClient();
-        Dedicated connection;
-        if (client instanceof RedisClusterClient cluster) {
-            connection = new Dedicated(cluster.connect(ByteArrayCodec.INSTANCE), cluster);
-        } else if (client instanceof RedisClient standalone) {
-            connection = new Dedicated(standalone.connect(ByteArrayCodec.INSTANCE), null);
-        } else {
-            throw new IllegalStateException(
-                    "wait-for-replicas does not support " + client.getClass().getName());
-        }
-        opened.add(connection);
-        return connection;
+    /** Whether a write failed because the node no longer owns the key's slot, or is a replica now. */
+    private static boolean ownerChanged(Throwable failure) {
+        String message = String.valueOf(Futures.unwrap(failure).getMessage());
+        Throwable cause = Futures.unwrap(failure).getCause();
+        String detail = cause == null ? "" : String.valueOf(cause.getMessage());
+        return message.contains("MOVED")
+                || message.contains("READONLY")
+                || detail.contains("MOVED")
+                || detail.contains("READONLY");
     }
 
     @Override
     public void close() {
-        opened.forEach(connection -> connection.stateful.close());
+        opened.forEach(StatefulConnection::close);
         opened.clear();
-    }
-
-    /** One connection of the pool, standalone (also behind Sentinel) or cluster. */
-    private record Dedicated(
-            StatefulConnection<byte[], byte[]> stateful,
-            @Nullable RedisClusterClient cluster) {
-
-        boolean isClosed() {
-            return stateful instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
-        }
-
-        @SuppressWarnings("unchecked")
-        RedisClusterAsyncCommands<byte[], byte[]> commands() {
-            return stateful instanceof StatefulRedisClusterConnection<?, ?> clustered
-                    ? ((StatefulRedisClusterConnection<byte[], byte[]>) clustered).async()
-                    : ((StatefulRedisConnection<byte[], byte[]>) stateful).async();
-        }
-
-        /** {@code WAIT} on the connection that made the write: in a cluster, the one to the key's master. */
-        @SuppressWarnings("unchecked")
-        CompletionStage<Long> await(byte[] key, int replicas, Duration timeout) {
-            long millis = Math.max(1, timeout.toMillis());
-            if (!(stateful instanceof StatefulRedisClusterConnection<?, ?> clustered)) {
-                return ((StatefulRedisConnection<byte[], byte[]>) stateful)
-                        .async()
-                        .waitForReplication(replicas, millis);
-            }
-            StatefulRedisClusterConnection<byte[], byte[]> connection =
-                    (StatefulRedisClusterConnection<byte[], byte[]>) clustered;
-            return onOwner(connection, key, replicas, millis).exceptionallyCompose(failure -> {
-                if (!String.valueOf(Futures.unwrap(failure).getMessage()).contains("replica")) {
-                    return CompletableFuture.failedFuture(failure);
-                }
-                // A failover made the master we knew a replica; the write itself followed the MOVED redirect.
-                // Refresh the topology so that WAIT reaches the new master, then ask again.
-                RedisClusterClient client = cluster;
-                if (client == null) {
-                    return CompletableFuture.failedFuture(failure);
-                }
-                return client.refreshPartitionsAsync()
-                        .toCompletableFuture()
-                        .thenCompose(refreshed -> onOwner(connection, key, replicas, millis));
-            });
-        }
-
-        private static CompletableFuture<Long> onOwner(
-                StatefulRedisClusterConnection<byte[], byte[]> connection, byte[] key, int replicas, long millis) {
-            RedisClusterNode owner = connection.getPartitions().getPartitionBySlot(SlotHash.getSlot(key));
-            return connection
-                    .getConnectionAsync(owner.getNodeId())
-                    .thenCompose(node -> node.async().waitForReplication(replicas, millis))
-                    .toCompletableFuture();
-        }
     }
 }
