@@ -110,7 +110,7 @@ public final class IdempotencyAutoConfiguration {
         return switch (properties.getScope()) {
             case NONE -> ScopeResolver.shared();
             case PRINCIPAL -> ScopeResolver.principal(new LazyPrincipalResolver(principals));
-            case TENANT -> TenantScopes.blocking(properties.getTenant().getClaim());
+            case TENANT -> TenantScopes.blocking(properties.getTenant());
         };
     }
 

@@ -413,6 +413,12 @@ public class IdempotencyProperties implements InitializingBean {
         /** JWT claim (or principal attribute) that names the caller's tenant. */
         private String claim = "tenant_id";
 
+        /**
+         * What an authenticated caller without the claim gets: reject (HTTP 403 tenant-missing) or anonymous (it
+         * follows idempotency.anonymous, sharing one scope with every other such caller by default).
+         */
+        private MissingTenant missing = MissingTenant.REJECT;
+
         public String getClaim() {
             return claim;
         }
@@ -420,6 +426,22 @@ public class IdempotencyProperties implements InitializingBean {
         public void setClaim(String claim) {
             this.claim = claim;
         }
+
+        public MissingTenant getMissing() {
+            return missing;
+        }
+
+        public void setMissing(MissingTenant missing) {
+            this.missing = missing;
+        }
+    }
+
+    /** What an authenticated caller without a tenant gets with scope tenant. */
+    public enum MissingTenant {
+        /** Refused with HTTP 403 tenant-missing. */
+        REJECT,
+        /** Treated as anonymous. */
+        ANONYMOUS
     }
 
     /** A named block of settings; each unset value falls back to the strategy's default. */

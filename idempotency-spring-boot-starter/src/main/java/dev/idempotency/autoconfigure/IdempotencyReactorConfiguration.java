@@ -33,7 +33,7 @@ class IdempotencyReactorConfiguration {
         }
         if (properties.getScope() == IdempotencyProperties.KeyScope.TENANT) {
             java.util.function.Function<java.security.Principal, @Nullable String> tenant =
-                    TenantScopes.reactive(properties.getTenant().getClaim());
+                    TenantScopes.reactive(properties.getTenant());
             return () -> ReactivePrincipals.current().mapNotNull(tenant);
         }
         return () -> ReactivePrincipals.current().map(principal -> "user:" + principal.getName());

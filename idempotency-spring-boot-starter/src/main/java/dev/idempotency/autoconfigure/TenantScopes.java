@@ -13,15 +13,16 @@ final class TenantScopes {
 
     private TenantScopes() {}
 
-    static ScopeResolver blocking(String claim) {
-        return tenantScope(claim);
+    static ScopeResolver blocking(IdempotencyProperties.Tenant tenant) {
+        return tenantScope(tenant);
     }
 
-    static Function<Principal, @Nullable String> reactive(String claim) {
-        return tenantScope(claim)::of;
+    static Function<Principal, @Nullable String> reactive(IdempotencyProperties.Tenant tenant) {
+        return tenantScope(tenant)::of;
     }
 
-    private static TenantScope tenantScope(String claim) {
+    private static TenantScope tenantScope(IdempotencyProperties.Tenant tenant) {
+        String claim = tenant.getClaim();
         if (!ClassUtils.isPresent(
                 "org.springframework.security.core.Authentication", TenantScopes.class.getClassLoader())) {
             throw new InvalidConfigurationPropertyValueException(
@@ -34,6 +35,6 @@ final class TenantScopes {
             throw new InvalidConfigurationPropertyValueException(
                     "idempotency.tenant.claim", claim, "must name the claim that carries the tenant, e.g. tenant_id");
         }
-        return new TenantScope(claim);
+        return new TenantScope(claim, tenant.getMissing() == IdempotencyProperties.MissingTenant.REJECT);
     }
 }

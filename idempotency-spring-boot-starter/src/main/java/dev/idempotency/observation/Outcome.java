@@ -6,6 +6,7 @@ import dev.idempotency.InvalidIdempotencyKeyException;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.MissingIdempotencyKeyException;
+import dev.idempotency.MissingTenantException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
@@ -39,6 +40,8 @@ public enum Outcome {
     ABANDONED,
     /** The caller was anonymous and {@code idempotency.anonymous: reject} refused it. */
     ANONYMOUS,
+    /** The caller was authenticated but named no tenant ({@link MissingTenantException}). */
+    TENANT_MISSING,
     /** Redis failed and the policy said reject ({@link IdempotencyStoreUnavailableException}). */
     STORE_UNAVAILABLE,
     /** Redis failed and the policy said proceed: the method ran without protection. */
@@ -65,6 +68,7 @@ public enum Outcome {
         if (failure instanceof ResultNotStoredException) return NOT_STORED;
         if (failure instanceof CancellationException) return ABANDONED;
         if (failure instanceof AnonymousCallerException) return ANONYMOUS;
+        if (failure instanceof MissingTenantException) return TENANT_MISSING;
         if (failure instanceof IdempotencyStoreUnavailableException) return STORE_UNAVAILABLE;
         return ERROR;
     }

@@ -1,5 +1,6 @@
 package dev.idempotency.scope;
 
+import dev.idempotency.MissingTenantException;
 import java.security.Principal;
 import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.Authentication;
@@ -10,8 +11,10 @@ import org.springframework.util.ClassUtils;
 
 /**
  * {@code idempotency.scope: tenant}: keys are per tenant, named by a claim of the caller's token (a resource server's
- * JWT or introspected token) or an attribute of an OAuth2 principal, {@code idempotency.tenant.claim}. A caller
- * without one is anonymous and follows {@code idempotency.anonymous}. Needs Spring Security.
+ * JWT or introspected token) or an attribute of an OAuth2 principal, {@code idempotency.tenant.claim}. An anonymous
+ * caller follows {@code idempotency.anonymous}; an authenticated caller without the claim is refused
+ * ({@link MissingTenantException}, HTTP 403) unless {@code idempotency.tenant.missing: anonymous} treats it as
+ * anonymous. Needs Spring Security.
  */
 public final class TenantScope implements ScopeResolver {
 
@@ -24,9 +27,19 @@ public final class TenantScope implements ScopeResolver {
             TenantScope.class.getClassLoader());
 
     private final String claim;
+    private final boolean refuseWithoutTenant;
 
+    /** A scope that refuses an authenticated caller without the claim. */
     public TenantScope(String claim) {
+        this(claim, true);
+    }
+
+    /**
+     * @param refuseWithoutTenant whether an authenticated caller without the claim is refused; else it is anonymous
+     */
+    public TenantScope(String claim, boolean refuseWithoutTenant) {
         this.claim = claim;
+        this.refuseWithoutTenant = refuseWithoutTenant;
     }
 
     @Override
@@ -34,14 +47,26 @@ public final class TenantScope implements ScopeResolver {
         return of(SecurityContextHolder.getContext().getAuthentication());
     }
 
-    /** The scope of {@code caller}, e.g. {@code tenant:acme}; {@code null} without a tenant. */
+    /**
+     * The scope of {@code caller}, e.g. {@code tenant:acme}; {@code null} for an anonymous caller.
+     *
+     * @throws MissingTenantException when the caller is authenticated but names no tenant (unless told to treat it as
+     *     anonymous)
+     */
     public @Nullable String of(@Nullable Principal caller) {
         if (!(caller instanceof Authentication authentication)
                 || SecurityPrincipalResolver.authenticated(authentication) == null) {
             return null;
         }
         Object tenant = tenantOf(authentication);
-        return tenant == null || tenant.toString().isBlank() ? null : "tenant:" + tenant;
+        if (tenant != null && !tenant.toString().isBlank()) {
+            return "tenant:" + tenant;
+        }
+        if (refuseWithoutTenant) {
+            throw new MissingTenantException(
+                    "The caller is authenticated, but its credentials have no '" + claim + "' claim naming its tenant");
+        }
+        return null;
     }
 
     private @Nullable Object tenantOf(Authentication authentication) {

@@ -60,8 +60,7 @@ class TenantScopeTests {
                                 "server.port=0",
                                 "spring.data.redis.host=" + TestRedis.SERVER.host(),
                                 "spring.data.redis.port=" + TestRedis.SERVER.port(),
-                                "idempotency.scope=tenant",
-                                "idempotency.anonymous=reject")
+                                "idempotency.scope=tenant")
                         .run());
     }
 
@@ -114,9 +113,14 @@ class TenantScopeTests {
     }
 
     @Test
-    void aTokenWithoutATenantFollowsTheAnonymousRule() throws Exception {
+    void anAuthenticatedCallerWithoutATenantIsRefused() throws Exception {
+        TenantApplication.Orders orders = app().getBean(TenantApplication.Orders.class);
+        int before = orders.runs();
         HttpResponse<String> response = order(UUID.randomUUID().toString(), "carol", null);
-        assertThat(response.statusCode()).as("idempotency.anonymous: reject").isEqualTo(400);
-        assertThat(response.body()).contains("anonymous");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(403);
+        assertThat(response.body())
+                .contains("urn:idempotency:problem:tenant-missing")
+                .contains("tenant_id");
+        assertThat(orders.runs()).as("the method did not run").isEqualTo(before);
     }
 }

@@ -8,6 +8,7 @@ import dev.idempotency.InvalidTokenException;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
 import dev.idempotency.MissingIdempotencyKeyException;
+import dev.idempotency.MissingTenantException;
 import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
@@ -25,6 +26,7 @@ public enum Problem {
     MISSING_KEY(400, "missing-key", "Idempotency key missing"),
     INVALID_KEY(400, "invalid-key", "Invalid idempotency key"),
     ANONYMOUS(400, "anonymous-not-allowed", "Anonymous caller not allowed"),
+    TENANT_MISSING(403, "tenant-missing", "Caller without a tenant"),
     IN_PROGRESS(409, "request-in-progress", "Request in progress"),
     MISMATCH(422, "payload-mismatch", "Idempotency key reused with another payload"),
     TOKEN_USED(409, "token-used", "Token already used"),
@@ -53,6 +55,7 @@ public enum Problem {
         if (ex instanceof MissingIdempotencyKeyException) return MISSING_KEY;
         if (ex instanceof InvalidIdempotencyKeyException) return INVALID_KEY;
         if (ex instanceof AnonymousCallerException) return ANONYMOUS;
+        if (ex instanceof MissingTenantException) return TENANT_MISSING;
         if (ex instanceof RequestInProgressException) return IN_PROGRESS;
         if (ex instanceof PayloadMismatchException) return MISMATCH;
         if (ex instanceof TokenAlreadyUsedException) return TOKEN_USED;
