@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Scenarios 15b, 15c and 17c: Redis users with only the permissions the README lists, and users that lack the
+ * Scenarios 15b, 15c and 17c: Redis users with only the permissions the guide lists (docs/guide/topologies.md), and users that lack the
  * Pub/Sub channel permission.
  */
 @ReliabilityTest
@@ -26,13 +26,13 @@ class AclTests {
 
     private static final Duration LEASE = Duration.ofSeconds(10);
 
-    /** The README's minimal rules without the channel permission. */
+    /** The guide's minimal rules without the channel permission. */
     private static final String NO_CHANNELS = Topologies.ACL_RULES.replace(" &idempotency:*", "");
 
     @Test
     @Scenario(
             id = "17c",
-            title = "Application logged in as a Redis user with exactly the README's minimal ACL (keys and channels"
+            title = "Application logged in as a Redis user with exactly the guide's minimal ACL (keys and channels"
                     + " under idempotency:, the commands listed): 100 order keys sent twice, 100 tokens, 100 lock"
                     + " reservations, and a lock wait woken by a release message",
             expected = "everything works; the wait ends with the release message, not a refusal")

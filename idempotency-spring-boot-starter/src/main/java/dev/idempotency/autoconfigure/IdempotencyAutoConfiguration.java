@@ -107,11 +107,12 @@ public final class IdempotencyAutoConfiguration {
     @ConditionalOnMissingBean
     ScopeResolver idempotencyScopeResolver(
             IdempotencyProperties properties, ObjectProvider<PrincipalResolver> principals) {
-        return switch (properties.getScope()) {
+        ScopeResolver configured = switch (properties.getScope()) {
             case NONE -> ScopeResolver.shared();
             case PRINCIPAL -> ScopeResolver.principal(new LazyPrincipalResolver(principals));
             case TENANT -> TenantScopes.blocking(properties.getTenant());
         };
+        return new ConfiguredScope(configured);
     }
 
     @Bean

@@ -3,8 +3,10 @@ package dev.idempotency.autoconfigure;
 import dev.idempotency.internal.operation.ReturnTypeFlow;
 import dev.idempotency.internal.reactive.ReactiveBinding;
 import dev.idempotency.internal.reactive.ReactorCallFlow;
+import dev.idempotency.scope.BlockingScopeOnReactor;
 import dev.idempotency.scope.ReactivePrincipals;
 import dev.idempotency.scope.ReactiveScopeResolver;
+import dev.idempotency.scope.ScopeResolver;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -27,7 +29,13 @@ class IdempotencyReactorConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ReactiveScopeResolver idempotencyReactiveScopeResolver(IdempotencyProperties properties) {
+    ReactiveScopeResolver idempotencyReactiveScopeResolver(
+            IdempotencyProperties properties, ObjectProvider<ScopeResolver> applicationScopes) {
+        ScopeResolver blocking = applicationScopes.getIfUnique();
+        if (blocking != null && !(blocking instanceof ConfiguredScope) && WEB) {
+            // The application's own resolver serves both stacks; it is never silently replaced on WebFlux.
+            return BlockingScopeOnReactor.of(blocking);
+        }
         if (properties.getScope() == IdempotencyProperties.KeyScope.NONE || !WEB) {
             return ReactiveScopeResolver.shared();
         }

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.util.unit.DataSize;
 
-/** The defaults of the public contract (the README's configuration table), binding, and the startup checks. */
+/** The defaults of the public contract (the configuration table of docs/guide/configuration.md), binding, and the startup checks. */
 class IdempotencyPropertiesTests {
 
     @Test
