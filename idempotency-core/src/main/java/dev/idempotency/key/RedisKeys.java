@@ -52,6 +52,11 @@ public final class RedisKeys {
         return tokenPrefix + KeyDigests.digest(scope, token);
     }
 
+    /** Key of the counter of tokens issued to {@code caller} in the current window (see {@code IssueQuota}). */
+    public String tokenIssues(String caller) {
+        return tokenPrefix + "issued:" + KeyDigests.digest(caller);
+    }
+
     /**
      * Key of the lock on a resource. The digest sits in a hash tag so that the fencing counter ({@link #fence}) lands in
      * the same Redis Cluster slot.

@@ -39,4 +39,10 @@ public interface StoreListener {
      * are told so instead of running the work again.
      */
     default void onResultNotStored() {}
+
+    /**
+     * A one-time token was refused at issuance: {@code reason} is {@code caller} or {@code total} (a bound reached) or
+     * {@code anonymous} (anonymous issuance is off).
+     */
+    default void onTokenRefused(String reason) {}
 }

@@ -2,6 +2,7 @@ package dev.idempotency.aot;
 
 import dev.idempotency.Idempotent;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -71,10 +72,10 @@ public final class IdempotencyRuntimeHints implements RuntimeHintsRegistrar {
     }
 
     private static void registerTokenEndpoint(RuntimeHints hints, Class<?> endpoint) {
-        Method issue = ReflectionUtils.findMethod(endpoint, "issue");
-        if (issue == null) {
-            throw new IllegalStateException(endpoint.getName() + " has no issue() method to register");
-        }
+        Method issue = Arrays.stream(ReflectionUtils.getDeclaredMethods(endpoint))
+                .filter(method -> method.getName().equals("issue"))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(endpoint.getName() + " has no issue method to register"));
         hints.reflection().registerMethod(issue, ExecutableMode.INVOKE);
         // The response body: the declared type, or the value of a Mono.
         ResolvableType returned = ResolvableType.forMethodReturnType(issue);

@@ -6,6 +6,7 @@ import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.internal.aop.BlockingCallFlow;
 import dev.idempotency.internal.aop.FutureCallFlow;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
+import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
@@ -21,7 +22,9 @@ import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.scope.ScopeResolver;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.StoreListener;
+import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -95,6 +98,26 @@ public final class IdempotencyAutoConfiguration {
     @ConditionalOnMissingBean
     TokenExecutor idempotencyTokenExecutor(RedisIdempotency idempotency) {
         return idempotency.tokens();
+    }
+
+    /** What the token endpoints of both stacks issue tokens with: the scope, the bounds and the lifetime. */
+    @Bean
+    TokenIssuer idempotencyTokenIssuer(
+            RedisIdempotency idempotency, TokenExecutor tokens, IdempotencyProperties properties) {
+        IdempotencyProperties.Token token = properties.getToken();
+        IdempotencyProperties.Token.Endpoint endpoint = token.getEndpoint();
+        return new TokenIssuer(
+                tokens,
+                new IssueQuota(
+                        idempotency.gateway(),
+                        idempotency.keys(),
+                        endpoint.getMaxPerCaller(),
+                        endpoint.getMaxTotal(),
+                        Duration.ofMinutes(1)),
+                idempotency.gateway().listener(),
+                token.getHeader(),
+                token.getTtl(),
+                endpoint.isAnonymous());
     }
 
     @Bean

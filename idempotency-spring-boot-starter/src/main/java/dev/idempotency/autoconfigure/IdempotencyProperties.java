@@ -337,6 +337,45 @@ public class IdempotencyProperties implements InitializingBean {
             /** Path of the token endpoint (a POST issues a token). */
             private String path = "/idempotency/tokens";
 
+            /**
+             * Whether anonymous callers get tokens: true for forms on public pages (each client address then has its
+             * own bound); false answers them 400 anonymous-not-allowed.
+             */
+            private boolean anonymous = true;
+
+            /**
+             * Tokens one caller (an authenticated scope, or an anonymous client address) may get per minute; past it,
+             * 429 with Retry-After. 0 for no bound.
+             */
+            private int maxPerCaller = 60;
+
+            /** Tokens the application may issue per minute, all callers together; past it, 429. 0 for no bound. */
+            private int maxTotal = 6000;
+
+            public boolean isAnonymous() {
+                return anonymous;
+            }
+
+            public void setAnonymous(boolean anonymous) {
+                this.anonymous = anonymous;
+            }
+
+            public int getMaxPerCaller() {
+                return maxPerCaller;
+            }
+
+            public void setMaxPerCaller(int maxPerCaller) {
+                this.maxPerCaller = maxPerCaller;
+            }
+
+            public int getMaxTotal() {
+                return maxTotal;
+            }
+
+            public void setMaxTotal(int maxTotal) {
+                this.maxTotal = maxTotal;
+            }
+
             public @Nullable Boolean getEnabled() {
                 return enabled;
             }

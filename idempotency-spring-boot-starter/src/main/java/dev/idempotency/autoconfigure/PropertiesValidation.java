@@ -29,6 +29,13 @@ final class PropertiesValidation {
             throw invalid("idempotency.max-held-bytes", properties.getMaxHeldBytes(), "positive");
         }
         positive("idempotency.token.ttl", properties.getToken().getTtl());
+        IdempotencyProperties.Token.Endpoint endpoint = properties.getToken().getEndpoint();
+        if (endpoint.getMaxPerCaller() < 0) {
+            throw invalid("idempotency.token.endpoint.max-per-caller", endpoint.getMaxPerCaller(), "zero or more");
+        }
+        if (endpoint.getMaxTotal() < 0) {
+            throw invalid("idempotency.token.endpoint.max-total", endpoint.getMaxTotal(), "zero or more");
+        }
         positive("idempotency.lock.lease", properties.getLock().getLease());
         notNegative("idempotency.lock.wait", properties.getLock().getWait());
         IdempotencyProperties.Redis redis = properties.getRedis();

@@ -36,6 +36,16 @@ final class StoreListeners {
             public void onUndecodableResult() {
                 listeners.forEach(StoreListener::onUndecodableResult);
             }
+
+            @Override
+            public void onResultNotStored() {
+                listeners.forEach(StoreListener::onResultNotStored);
+            }
+
+            @Override
+            public void onTokenRefused(String reason) {
+                listeners.forEach(listener -> listener.onTokenRefused(reason));
+            }
         };
     }
 }

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Times every Redis call in {@code idempotency.redis} (tags {@code kind}, {@code result}) and counts what went wrong
  * after the work ran: {@code idempotency.leases.lost} (tag {@code strategy}), {@code idempotency.locks.release.failed}
- * , {@code idempotency.results.undecodable} and {@code idempotency.results.not.stored}.
+ * , {@code idempotency.results.undecodable}, {@code idempotency.results.not.stored} and
+ * {@code idempotency.tokens.refused} (tag {@code reason}).
  */
 final class MicrometerStoreListener implements StoreListener {
 
@@ -21,10 +22,12 @@ final class MicrometerStoreListener implements StoreListener {
     static final String LOCK_RELEASES_FAILED = "idempotency.locks.release.failed";
     static final String UNDECODABLE_RESULTS = "idempotency.results.undecodable";
     static final String RESULTS_NOT_STORED = "idempotency.results.not.stored";
+    static final String TOKENS_REFUSED = "idempotency.tokens.refused";
 
     private final MeterRegistry meters;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
     private final Map<Strategy, Counter> lost = new ConcurrentHashMap<>();
+    private final Map<String, Counter> tokensRefused = new ConcurrentHashMap<>();
     private final Counter releasesFailed;
     private final Counter undecodable;
     private final Counter notStored;
@@ -62,6 +65,19 @@ final class MicrometerStoreListener implements StoreListener {
                         key -> Counter.builder(LEASES_LOST)
                                 .description("Claims and locks lost while their work was running")
                                 .tag("strategy", key.name())
+                                .register(meters))
+                .increment();
+    }
+
+    @Override
+    public void onTokenRefused(String reason) {
+        tokensRefused
+                .computeIfAbsent(
+                        reason,
+                        key -> Counter.builder(TOKENS_REFUSED)
+                                .description(
+                                        "Token requests refused at issuance: a bound reached, or an anonymous caller")
+                                .tag("reason", key)
                                 .register(meters))
                 .increment();
     }

@@ -17,7 +17,7 @@ final class OperationProblems {
 
     /** The problems answered with {@code Retry-After}: those of a {@code RetryableIdempotencyException}. */
     static final Set<Problem> RETRY_AFTER =
-            EnumSet.of(Problem.IN_PROGRESS, Problem.LOCK_BUSY, Problem.STORE_UNAVAILABLE);
+            EnumSet.of(Problem.IN_PROGRESS, Problem.LOCK_BUSY, Problem.TOO_MANY_TOKENS, Problem.STORE_UNAVAILABLE);
 
     private OperationProblems() {}
 

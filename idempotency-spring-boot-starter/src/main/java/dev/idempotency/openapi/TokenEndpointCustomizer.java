@@ -96,6 +96,7 @@ public final class TokenEndpointCustomizer implements GlobalOpenApiCustomizer {
         if (rejectAnonymous) {
             ProblemResponses.document(responses, 400, List.of(Problem.ANONYMOUS));
         }
+        ProblemResponses.document(responses, 429, List.of(Problem.TOO_MANY_TOKENS));
         ProblemResponses.document(responses, 503, List.of(Problem.STORE_UNAVAILABLE));
         return new Operation()
                 .operationId("issueIdempotencyToken")

@@ -41,10 +41,13 @@ class IdempotencyRuntimeHintsTests {
                 .accepts(hints);
         // The bodies they answer with (a Mono's value on WebFlux) are written by Jackson.
         List<Class<?>> bodies = List.of(
-                TokenEndpoint.class.getMethod("issue").getReturnType(),
+                TokenEndpoint.class
+                        .getMethod("issue", jakarta.servlet.http.HttpServletRequest.class)
+                        .getReturnType(),
                 ResolvableType.forMethodReturnType(ReflectionUtils.findMethod(
                                 ClassUtils.forName("dev.idempotency.web.reactive.ReactiveTokenEndpoint", null),
-                                "issue"))
+                                "issue",
+                                org.springframework.web.server.ServerWebExchange.class))
                         .getGeneric(0)
                         .toClass());
         for (Class<?> body : bodies) {

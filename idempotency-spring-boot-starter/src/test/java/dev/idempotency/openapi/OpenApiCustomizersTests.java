@@ -25,7 +25,7 @@ class OpenApiCustomizersTests {
                     context.getBean(TokenEndpointCustomizer.class).customise(openApi);
                     Operation issue = openApi.getPaths().get("/api/tokens").getPost();
                     assertThat(issue.getOperationId()).isEqualTo("issueIdempotencyToken");
-                    assertThat(issue.getResponses()).containsOnlyKeys("201", "503");
+                    assertThat(issue.getResponses()).containsOnlyKeys("201", "429", "503");
                     assertThat(issue.getResponses()
                                     .get("201")
                                     .getContent()

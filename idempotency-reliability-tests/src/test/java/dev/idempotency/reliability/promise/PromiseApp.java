@@ -84,6 +84,7 @@ public class PromiseApp {
                 "idempotency.request-id.lease=2s",
                 "idempotency.lock.lease=2s",
                 "idempotency.lock.wait=300ms",
+                "idempotency.token.endpoint.max-per-caller=0", // every client is 127.0.0.1
                 "spring.mvc.async.request-timeout=400ms"));
         properties.addAll(backend.springProperties());
         properties.addAll(List.of(more));

@@ -14,6 +14,7 @@ import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.RetryableIdempotencyException;
 import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.TokenLimitExceededException;
 import dev.idempotency.web.StreamNotReplayableException;
 import java.net.URI;
 import java.util.OptionalLong;
@@ -31,6 +32,7 @@ public enum Problem {
     MISMATCH(422, "payload-mismatch", "Idempotency key reused with another payload"),
     TOKEN_USED(409, "token-used", "Token already used"),
     TOKEN_INVALID(400, "token-invalid", "Invalid token"),
+    TOO_MANY_TOKENS(429, "too-many-tokens", "Too many tokens"),
     LOCK_BUSY(409, "lock-busy", "Resource busy"),
     LOCK_LOST(409, "lock-lost", "Lock lost while working"),
     RESULT_NOT_STORED(409, "result-not-stored", "Request ran, result not stored"),
@@ -60,6 +62,7 @@ public enum Problem {
         if (ex instanceof PayloadMismatchException) return MISMATCH;
         if (ex instanceof TokenAlreadyUsedException) return TOKEN_USED;
         if (ex instanceof InvalidTokenException) return TOKEN_INVALID;
+        if (ex instanceof TokenLimitExceededException) return TOO_MANY_TOKENS;
         if (ex instanceof LockBusyException) return LOCK_BUSY;
         if (ex instanceof LockLostException) return LOCK_LOST;
         if (ex instanceof ResultNotStoredException) return RESULT_NOT_STORED;

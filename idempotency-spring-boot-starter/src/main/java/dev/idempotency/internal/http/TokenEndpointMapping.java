@@ -2,6 +2,7 @@ package dev.idempotency.internal.http;
 
 import dev.idempotency.internal.operation.OperationRegistry;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -32,12 +33,13 @@ public abstract class TokenEndpointMapping implements SmartInitializingSingleton
     /** Maps {@code POST path}, producing JSON, to the stack's endpoint. */
     protected abstract void map(String path);
 
-    /** The public method {@code name} of {@code type}, which must exist. */
+    /** The public method {@code name} of {@code type}, which must exist once. */
     protected static Method handler(Class<?> type, String name) {
-        try {
-            return type.getMethod(name);
-        } catch (NoSuchMethodException ex) {
-            throw new IllegalStateException(ex);
-        }
+        return Arrays.stream(type.getMethods())
+                .filter(method -> method.getName().equals(name))
+                .reduce((first, second) -> {
+                    throw new IllegalStateException(type.getName() + " has more than one method " + name);
+                })
+                .orElseThrow(() -> new IllegalStateException(type.getName() + " has no public method " + name));
     }
 }

@@ -69,6 +69,11 @@ public final class Protection {
         return observer;
     }
 
+    /** The scope of the current call as the resolver names it: {@code null} for an anonymous caller. */
+    public @Nullable String resolvedScope() {
+        return scopes.currentScope();
+    }
+
     /** The scope of the current call; see {@link #scopeOf(String)}. */
     public String currentScope() {
         return scopeOf(scopes.currentScope());

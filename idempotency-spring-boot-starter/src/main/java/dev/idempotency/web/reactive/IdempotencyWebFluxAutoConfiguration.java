@@ -4,12 +4,12 @@ import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
+import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.scope.ReactiveScopeResolver;
-import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.web.IdempotencyProblemHandler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -96,7 +96,7 @@ public final class IdempotencyWebFluxAutoConfiguration {
             OperationRegistry operations,
             // WebFlux's own mapping: Actuator's controller endpoints have one of the same type
             @Qualifier("requestMappingHandlerMapping") ObjectProvider<RequestMappingHandlerMapping> mappings,
-            TokenExecutor tokens,
+            TokenIssuer issuer,
             Protection protection,
             ReactiveScopeResolver scopes,
             IdempotencyProperties properties) {
@@ -104,7 +104,7 @@ public final class IdempotencyWebFluxAutoConfiguration {
         return new ReactiveTokenEndpointRegistrar(
                 operations,
                 mappings,
-                new ReactiveTokenEndpoint(tokens, protection, scopes, token.getHeader(), token.getTtl()),
+                new ReactiveTokenEndpoint(issuer, protection, scopes),
                 token.getEndpoint().getPath(),
                 token.getEndpoint().getEnabled());
     }

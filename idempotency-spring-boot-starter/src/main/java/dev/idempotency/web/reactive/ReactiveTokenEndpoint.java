@@ -1,43 +1,45 @@
 package dev.idempotency.web.reactive;
 
+import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.operation.Protection;
-import dev.idempotency.internal.reactive.ReactiveCalls;
 import dev.idempotency.scope.ReactiveScopeResolver;
-import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.web.TokenResponse;
-import java.time.Duration;
+import java.net.InetSocketAddress;
+import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.ResponseBody;
 import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
  * Issues one-time tokens on WebFlux, as the Spring MVC endpoint does: {@code POST ${idempotency.token.endpoint.path}}
- * answers {@code 201} with the token, the header to send it in and its lifetime, bound to the caller's scope.
+ * answers {@code 201} with the token, the header to send it in and its lifetime, bound to the caller's scope and
+ * bounded per caller and in all ({@link TokenIssuer}).
  */
 final class ReactiveTokenEndpoint {
 
-    private final TokenExecutor tokens;
+    private final TokenIssuer issuer;
     private final Protection protection;
     private final ReactiveScopeResolver scopes;
-    private final String header;
-    private final Duration ttl;
 
-    ReactiveTokenEndpoint(
-            TokenExecutor tokens, Protection protection, ReactiveScopeResolver scopes, String header, Duration ttl) {
-        this.tokens = tokens;
+    ReactiveTokenEndpoint(TokenIssuer issuer, Protection protection, ReactiveScopeResolver scopes) {
+        this.issuer = issuer;
         this.protection = protection;
         this.scopes = scopes;
-        this.header = header;
-        this.ttl = ttl;
     }
 
     @ResponseBody
     @ResponseStatus(HttpStatus.CREATED)
-    public Mono<TokenResponse> issue() {
-        return ReactiveCalls.scope(protection, scopes)
-                .flatMap(scope -> Mono.fromFuture(() -> tokens.issueAsync(scope, ttl)))
-                .map(issued -> new TokenResponse(
-                        issued.token(), header, issued.expiresIn().toSeconds()));
+    public Mono<TokenResponse> issue(ServerWebExchange exchange) {
+        InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
+        String address = remote == null || remote.getAddress() == null
+                ? "unknown"
+                : remote.getAddress().getHostAddress();
+        return scopes.currentScope()
+                .map(Optional::of)
+                .defaultIfEmpty(Optional.empty())
+                .flatMap(caller -> Mono.defer(() -> Mono.fromFuture(
+                        issuer.issue(caller.orElse(null), protection.scopeOf(caller.orElse(null)), address))));
     }
 }

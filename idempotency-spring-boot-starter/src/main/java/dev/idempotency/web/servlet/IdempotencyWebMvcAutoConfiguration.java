@@ -4,12 +4,12 @@ import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
+import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.scope.PrincipalResolver;
-import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.web.IdempotencyProblemHandler;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletRequestListener;
@@ -98,14 +98,14 @@ public final class IdempotencyWebMvcAutoConfiguration {
     TokenEndpointRegistrar idempotencyTokenEndpoint(
             OperationRegistry operations,
             ObjectProvider<RequestMappingHandlerMapping> requestMappingHandlerMapping,
-            TokenExecutor tokens,
+            TokenIssuer issuer,
             Protection protection,
             IdempotencyProperties properties) {
         IdempotencyProperties.Token token = properties.getToken();
         return new TokenEndpointRegistrar(
                 operations,
                 requestMappingHandlerMapping,
-                new TokenEndpoint(tokens, protection, token.getHeader(), token.getTtl()),
+                new TokenEndpoint(issuer, protection),
                 token.getEndpoint().getPath(),
                 token.getEndpoint().getEnabled());
     }
