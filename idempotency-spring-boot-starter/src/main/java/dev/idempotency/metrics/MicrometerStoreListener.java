@@ -5,6 +5,7 @@ import dev.idempotency.spi.StoreListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,7 @@ final class MicrometerStoreListener implements StoreListener {
 
     private final MeterRegistry meters;
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
-    private final Map<Strategy, Counter> lost = new ConcurrentHashMap<>();
+    private final Map<Strategy, Counter> lost = new EnumMap<>(Strategy.class);
     private final Map<String, Counter> tokensRefused = new ConcurrentHashMap<>();
     private final Counter releasesFailed;
     private final Counter undecodable;
@@ -40,6 +41,15 @@ final class MicrometerStoreListener implements StoreListener {
         this.undecodable = Counter.builder(UNDECODABLE_RESULTS)
                 .description("Stored results that could not be decoded; the work ran again")
                 .register(meters);
+        // Registered up front: a dashboard or an alert then sees zero, not no data, until the first one.
+        for (Strategy strategy : Strategy.values()) {
+            lost.put(
+                    strategy,
+                    Counter.builder(LEASES_LOST)
+                            .description("Claims and locks lost while their work was running")
+                            .tag("strategy", strategy.name())
+                            .register(meters));
+        }
         this.notStored = Counter.builder(RESULTS_NOT_STORED)
                 .description("Calls that completed their key without a stored result (larger than the size limit)")
                 .register(meters);
@@ -60,13 +70,7 @@ final class MicrometerStoreListener implements StoreListener {
 
     @Override
     public void onLeaseLost(Strategy strategy) {
-        lost.computeIfAbsent(
-                        strategy,
-                        key -> Counter.builder(LEASES_LOST)
-                                .description("Claims and locks lost while their work was running")
-                                .tag("strategy", key.name())
-                                .register(meters))
-                .increment();
+        lost.get(strategy).increment();
     }
 
     @Override
