@@ -140,7 +140,7 @@ class ConfigurationMetadataTests {
     }
 
     /** The metadata file of this module: the only one on the class path that describes a dev.idempotency type. */
-    private static JsonNode starterMetadata() {
+    static JsonNode starterMetadata() {
         JsonMapper mapper = JsonMapper.builder().build();
         List<JsonNode> candidates = new ArrayList<>();
         try {
