@@ -84,13 +84,20 @@ public class IdempotencyEndpoint {
      * @param key the client key ({@code REQUEST_ID}) or the resource ({@code LOCK})
      * @param operation the operation the key is scoped by, as {@code GET} lists it: {@code "POST /orders"} for a
      *     handler, the bean operation (class and method signature) otherwise
-     * @param scope the user the key belongs to with {@code scope: principal} ({@code alice}), or a scope as the resolver
-     *     names it ({@code tenant:acme}); absent for anonymous or shared keys
+     * @param user the user the key belongs to with {@code scope: principal} ({@code alice}; any characters)
+     * @param tenant the tenant the key belongs to with {@code scope: tenant} ({@code acme})
+     * @param scope the scope exactly as the resolver names it (an application's own {@code ScopeResolver}); absent, with
+     *     {@code user} and {@code tenant}, for anonymous or shared keys. At most one of the three.
      * @param strategy {@code request_id} (default) or {@code lock}
      */
     @DeleteOperation
     public Map<String, Object> delete(
-            String key, @Nullable String operation, @Nullable String scope, @Nullable String strategy) {
+            String key,
+            @Nullable String operation,
+            @Nullable String user,
+            @Nullable String tenant,
+            @Nullable String scope,
+            @Nullable String strategy) {
         Strategy kind = strategy == null ? Strategy.REQUEST_ID : Strategy.valueOf(strategy.toUpperCase(Locale.ROOT));
         String redisKey = switch (kind) {
             case LOCK -> keys.lock(key);
@@ -98,7 +105,7 @@ public class IdempotencyEndpoint {
                 if (operation == null) {
                     throw new IllegalArgumentException("operation is required for REQUEST_ID records");
                 }
-                yield keys.requestId(scopeOf(scope), operation, key);
+                yield keys.requestId(scopeOf(user, tenant, scope), operation, key);
             }
             case TOKEN -> throw new IllegalArgumentException("tokens expire by themselves; nothing to unstick");
         };
@@ -129,10 +136,18 @@ public class IdempotencyEndpoint {
     }
 
     /** A bare name is a user ({@code scope: principal}); a name with a colon is a resolved scope, e.g. a tenant. */
-    private static String scopeOf(@Nullable String scope) {
-        if (scope == null) {
-            return "";
+    /** The scope named by exactly one of the parameters, unambiguously: a user's name may hold any character. */
+    private static String scopeOf(@Nullable String user, @Nullable String tenant, @Nullable String scope) {
+        int named = (user != null ? 1 : 0) + (tenant != null ? 1 : 0) + (scope != null ? 1 : 0);
+        if (named > 1) {
+            throw new IllegalArgumentException("name the scope once: user, tenant or scope");
         }
-        return scope.contains(":") ? scope : "user:" + scope;
+        if (user != null) {
+            return "user:" + user;
+        }
+        if (tenant != null) {
+            return "tenant:" + tenant;
+        }
+        return scope != null ? scope : "";
     }
 }

@@ -129,6 +129,23 @@ class OperationsTests {
         assertThat(deleted.body()).contains("\"deleted\":true");
         assertThat(http.post("/orders", ORDER, "Idempotency-Key", key).statusCode())
                 .isEqualTo(201);
+
+        // A principal whose name holds ':' is addressed by user=, never taken for a raw scope.
+        String userKey = UUID.randomUUID().toString();
+        requestIds.admit(new ProtectedCall(
+                "user:corp:alice",
+                "POST /orders",
+                userKey,
+                null,
+                Duration.ofHours(1),
+                Duration.ofHours(1),
+                Duration.ZERO));
+        HttpResponse<String> deletedForUser = http.delete("/actuator/idempotency?operation="
+                + URLEncoder.encode("POST /orders", StandardCharsets.UTF_8) + "&key=" + userKey + "&user="
+                + URLEncoder.encode("corp:alice", StandardCharsets.UTF_8));
+        assertThat(deletedForUser.body())
+                .contains("\"deleted\":true")
+                .contains(keys.requestId("user:corp:alice", "POST /orders", userKey));
     }
 
     /** Operation, outcome, and how many calls of that outcome the test makes. */
