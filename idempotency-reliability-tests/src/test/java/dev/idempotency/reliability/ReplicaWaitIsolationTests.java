@@ -35,9 +35,10 @@ class ReplicaWaitIsolationTests {
     @Test
     @Scenario(
             id = "14",
-            title = "wait-for-replicas = 1 (timeout 5 s) with the replica paused: 4 claims blocked in WAIT while the"
-                    + " same application runs 600 other Redis operations (200 lock cycles, 200 token cycles, 200"
-                    + " plain StringRedisTemplate SETs), compared with a healthy replica",
+            title = "wait-for-replicas = 1 (timeout 5 s) with the replica paused: 4 claims blocked in WAIT while 600"
+                    + " other Redis operations run on the same connection factory (200 lock cycles and 200 token"
+                    + " cycles of a second instance without wait-for-replicas, 200 plain StringRedisTemplate SETs),"
+                    + " compared with a healthy replica",
             expected = "the blocked claims answer 503 after the timeout, nothing runs; the other operations all"
                     + " succeed and finish while the claims are still blocked (throughput measured against the"
                     + " healthy run)")
@@ -46,13 +47,16 @@ class ReplicaWaitIsolationTests {
         String prefix = "isolation:" + UUID.randomUUID() + ":";
         LettuceConnectionFactory factory =
                 CoreStack.standalone(pair.master().host(), pair.master().port(), Duration.ofSeconds(10));
-        try (CoreStack app = CoreStack.on(factory, prefix, 1, WAIT_TIMEOUT)) {
+        // Locks and tokens wait for replicas too under wait-for-replicas: the other traffic comes from an instance
+        // without it, sharing the connection factory, where a stalled shared connection would show.
+        try (CoreStack app = CoreStack.on(factory, prefix, 1, WAIT_TIMEOUT);
+                CoreStack others = CoreStack.on(factory, prefix + "others:", 0, WAIT_TIMEOUT)) {
             StringRedisTemplate plain = new StringRedisTemplate(factory);
             Race.await(
                     Duration.ofSeconds(20),
                     100,
                     () -> claim(app, "warm-" + UUID.randomUUID()).equals("ok"));
-            long healthyNanos = otherTraffic(app, plain, "healthy");
+            long healthyNanos = otherTraffic(others, plain, "healthy");
 
             pair.replica().pause();
             List<String> claims = new CopyOnWriteArrayList<>();
@@ -72,7 +76,7 @@ class ReplicaWaitIsolationTests {
                 assertThat(waiting)
                         .as("all claims blocked in WAIT on the master")
                         .isTrue();
-                pausedNanos = otherTraffic(app, plain, "paused");
+                pausedNanos = otherTraffic(others, plain, "paused");
                 claimsStillBlocked = claims.isEmpty();
                 CompletableFuture.allOf(blocked.toArray(CompletableFuture[]::new))
                         .get();

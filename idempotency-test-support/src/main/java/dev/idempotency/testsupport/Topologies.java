@@ -56,7 +56,7 @@ public enum Topologies implements RedisTopology {
      * category name in ACL"), and Lettuce carries on when Redis 7.2+ refuses its {@code CLIENT SETINFO}.
      */
     public static final String ACL_RULES = "on >" + ACL_PASSWORD + " resetkeys ~idempotency:* resetchannels"
-            + " &idempotency:* -@all +get +set +del +pexpire +pttl +eval +evalsha +script|load +info +wait +publish"
+            + " &idempotency:* -@all +get +set +del +incr +pexpire +pttl +eval +evalsha +script|load +info +wait +publish"
             + " +subscribe +unsubscribe +ping +hello +client|setname +time";
 
     private @Nullable RedisTopology started;
