@@ -67,7 +67,7 @@ class ClusterReplicaTests {
         List<RedisServer> replicas = cluster.replicas();
         replicas.forEach(RedisServer::pause);
         try {
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 10; i++) {
                 String key = keys.requestId("", "op", "frozen" + i);
                 assertThatThrownBy(() -> claim(store, key))
                         .as("claim %s while every replica is frozen", key)
