@@ -1,6 +1,8 @@
 package dev.idempotency;
 
-/** The one-time token is missing, unknown, expired or was issued to someone else (HTTP 400). */
+/**
+ * The one-time token is missing, unknown or expired, or was issued to someone else or for another operation (HTTP 400).
+ */
 public class InvalidTokenException extends IdempotencyException {
 
     /**

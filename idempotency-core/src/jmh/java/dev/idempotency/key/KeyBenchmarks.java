@@ -41,7 +41,7 @@ public class KeyBenchmarks {
     /** The key of a one-time token ({@code TOKEN}). */
     @Benchmark
     public String tokenKey() {
-        return keys.token("", token);
+        return keys.token("", "submit", token);
     }
 
     /** The lock key of a resource ({@code LOCK}). */

@@ -47,9 +47,12 @@ public final class RedisKeys {
         return requestIdPrefix + KeyDigests.digest(scope, operation, clientKey);
     }
 
-    /** Key of a one-time token issued within a scope (the token itself is never stored). */
-    public String token(String scope, String token) {
-        return tokenPrefix + KeyDigests.digest(scope, token);
+    /**
+     * Key of a one-time token issued within a scope for an operation (or a named group of operations), so that it is
+     * valid there only. The token itself is never stored.
+     */
+    public String token(String scope, String operation, String token) {
+        return tokenPrefix + KeyDigests.digest(scope, operation, token);
     }
 
     /** Key of the counter of tokens issued to {@code caller} in the current window (see {@code IssueQuota}). */

@@ -41,8 +41,8 @@ public interface StoreListener {
     default void onResultNotStored() {}
 
     /**
-     * A one-time token was refused at issuance: {@code reason} is {@code caller} or {@code total} (a bound reached) or
-     * {@code anonymous} (anonymous issuance is off).
+     * A one-time token was refused at issuance: {@code reason} is {@code caller} or {@code total} (a bound reached),
+     * {@code anonymous} (anonymous issuance is off) or {@code operation} (no {@code TOKEN} operation of that name).
      */
     default void onTokenRefused(String reason) {}
 }

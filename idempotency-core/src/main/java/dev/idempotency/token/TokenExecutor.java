@@ -24,14 +24,15 @@ import org.springframework.util.Assert;
 /**
  * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
  * holds only a digest of each token and its scope (the key) and a short state ({@link TokenStore}): {@code V} valid,
- * {@code U} and the consuming submit's mark once used. Consuming is one script (one round trip) that marks a valid
+ * {@code U} and the consuming submit's mark once used. A token is bound to the scope and to the operation (or named group
+ * of operations) it was issued for: elsewhere it is unknown. Consuming is one script (one round trip) that marks a valid
  * token, and the used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit
  * whose work failed, or whose consume failed without an answer (a lost reply, a timeout), gives the token back,
  * retrying while Redis is unreachable, for at most a minute. Usable without annotations:
  *
  * <pre>{@code
- * IssuedToken token = tokens.issue(userId, Duration.ofMinutes(10));      // hand token.token() to the client
- * Feedback saved = tokens.execute(userId, submittedToken, () -> feedback.save(form));
+ * IssuedToken token = tokens.issue(userId, "feedback", Duration.ofMinutes(10)); // hand token.token() to the client
+ * Feedback saved = tokens.execute(userId, "feedback", submittedToken, () -> feedback.save(form));
  * }</pre>
  */
 public final class TokenExecutor implements IdempotencyStrategy {
@@ -74,40 +75,45 @@ public final class TokenExecutor implements IdempotencyStrategy {
         return Strategy.TOKEN;
     }
 
-    /** Issues a token valid within {@code scope} (e.g. the user) for {@code ttl}. */
-    public IssuedToken issue(String scope, Duration ttl) {
-        return Futures.join(issueAsync(scope, ttl));
+    /**
+     * Issues a token valid within {@code scope} (e.g. the user) on {@code operation} for {@code ttl}.
+     *
+     * @param operation the operation, or the named group of operations, whose submits may consume it
+     */
+    public IssuedToken issue(String scope, String operation, Duration ttl) {
+        return Futures.join(issueAsync(scope, operation, ttl));
     }
 
     /** {@link #issue} without blocking. */
-    public CompletableFuture<IssuedToken> issueAsync(String scope, Duration ttl) {
+    public CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl) {
         byte[] bytes = new byte[TOKEN_BYTES];
         random.nextBytes(bytes);
         String token = encoder.encodeToString(bytes);
-        return store.issue(key(scope, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
+        return store.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
     }
 
     /**
      * Consumes {@code token}, runs {@code work}, and restores the token when the work throws, so the user can submit
      * again.
      *
-     * @throws InvalidTokenException when the token is missing, malformed, unknown, expired or from another scope
+     * @throws InvalidTokenException when the token is missing, malformed, unknown, expired, or issued within another
+     *     scope or for another operation
      * @throws TokenAlreadyUsedException when it was consumed before
      */
-    public <T, E extends Throwable> T execute(String scope, @Nullable String token, CheckedSupplier<T, E> work)
-            throws E {
-        String wellFormed = TokenFormat.requireWellFormed(token);
-        return StrategyRunner.run(() -> Futures.join(admit(scope, wellFormed)), work, ResultCodec.none());
+    public <T, E extends Throwable> T execute(
+            String scope, String operation, @Nullable String token, CheckedSupplier<T, E> work) throws E {
+        byte[] key = key(scope, operation, TokenFormat.requireWellFormed(token));
+        return StrategyRunner.run(() -> Futures.join(admit(key)), work, ResultCodec.none());
     }
 
     /** Consumes {@code token}; see {@link #execute}. */
-    public void consume(String scope, @Nullable String token) {
-        Futures.join(consumeAsync(scope, TokenFormat.requireWellFormed(token)));
+    public void consume(String scope, String operation, @Nullable String token) {
+        Futures.join(consume(key(scope, operation, TokenFormat.requireWellFormed(token)), TokenStore.newMark()));
     }
 
     /** Makes a consumed token valid again, whoever consumed it; an expired token stays expired. */
-    public void restore(String scope, String token) {
-        Futures.join(store.restore(key(scope, token)));
+    public void restore(String scope, String operation, String token) {
+        Futures.join(store.restore(key(scope, operation, token)));
     }
 
     @Override
@@ -120,20 +126,15 @@ public final class TokenExecutor implements IdempotencyStrategy {
         }
         // A caller that gives up cancels the returned future; a token consumed for it after that is restored at once.
         return Futures.handOver(
-                admit(call.scope(), token),
+                admit(key(call.scope(), call.operation(), token)),
                 new CompletableFuture<>(),
                 unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
     }
 
-    private CompletableFuture<Admission> admit(String scope, String token) {
-        byte[] key = key(scope, token);
+    private CompletableFuture<Admission> admit(byte[] key) {
         byte[] mark = TokenStore.newMark();
         return consume(key, mark)
                 .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
-    }
-
-    private CompletableFuture<Void> consumeAsync(String scope, String token) {
-        return consume(key(scope, token), TokenStore.newMark());
     }
 
     private CompletableFuture<Void> consume(byte[] key, byte[] mark) {
@@ -155,8 +156,8 @@ public final class TokenExecutor implements IdempotencyStrategy {
                 });
     }
 
-    private byte[] key(String scope, String token) {
-        return RedisGateway.bytes(keys.token(scope, token));
+    private byte[] key(String scope, String operation, String token) {
+        return RedisGateway.bytes(keys.token(scope, operation, token));
     }
 
     private static SecureRandom drbg() {

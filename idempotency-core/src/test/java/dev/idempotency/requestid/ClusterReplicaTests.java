@@ -60,7 +60,7 @@ class ClusterReplicaTests {
         LeaseLockManager locks = new LeaseLockManager(
                 redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, confirmations);
         TokenExecutor tokens = new TokenExecutor(redis, keys, confirmations);
-        String token = tokens.issue("user-1", LEASE).token();
+        String token = tokens.issue("user-1", "submit", LEASE).token();
         for (int i = 0; i < 20; i++) { // every master's connections have made confirmed writes
             assertThat(claim(store, keys.requestId("", "op", "warm" + i))).isInstanceOf(ClaimOutcome.Acquired.class);
         }
@@ -77,7 +77,7 @@ class ClusterReplicaTests {
             assertThatThrownBy(() -> locks.acquire("sku-1", LEASE, Duration.ZERO))
                     .isInstanceOf(IdempotencyStoreUnavailableException.class)
                     .hasMessageContaining("The lock reached 0 of 1 required replicas");
-            assertThatThrownBy(() -> tokens.execute("user-1", token, () -> "charged"))
+            assertThatThrownBy(() -> tokens.execute("user-1", "submit", token, () -> "charged"))
                     .isInstanceOf(IdempotencyStoreUnavailableException.class)
                     .hasMessageContaining("The token's use reached 0 of 1 required replicas");
         } finally {
@@ -87,7 +87,7 @@ class ClusterReplicaTests {
                 .as("the unconfirmed claim was released")
                 .isInstanceOf(ClaimOutcome.Acquired.class);
         locks.acquire("sku-1", LEASE, Duration.ZERO).close(); // the unconfirmed lock was released
-        assertThat(tokens.execute("user-1", token, () -> "charged"))
+        assertThat(tokens.execute("user-1", "submit", token, () -> "charged"))
                 .as("the token whose use was not confirmed was given back")
                 .isEqualTo("charged");
         confirmations.close();

@@ -77,14 +77,14 @@ class RoundTripTests {
 
     @Test
     void tokenConsumeTakesOneRoundTrip() {
-        String token = tokens.issue("", MINUTE).token();
+        String token = tokens.issue("", "submit", MINUTE).token();
         monitor.reset();
-        tokens.consume("", token);
+        tokens.consume("", "submit", token);
         List<String> consume = monitor.roundTrips();
         List<String> executed = monitor.executed();
         monitor.reset();
         try {
-            tokens.consume("", token);
+            tokens.consume("", "submit", token);
         } catch (TokenAlreadyUsedException expected) {
             // the replay is told apart in the same single round trip
         }
@@ -97,7 +97,7 @@ class RoundTripTests {
     void invalidTokenCostsNoRoundTrip() {
         monitor.reset();
         try {
-            tokens.consume("", "forged token with spaces");
+            tokens.consume("", "submit", "forged token with spaces");
         } catch (RuntimeException expected) {
             // rejected in the JVM
         }
@@ -120,7 +120,7 @@ class RoundTripTests {
                 new RequestIdCall(keys.requestId("", "op", "warm"), null, MINUTE, MINUTE, Duration.ZERO),
                 () -> "w",
                 ResultCodec.utf8());
-        tokens.consume("", tokens.issue("", MINUTE).token());
+        tokens.consume("", "submit", tokens.issue("", "submit", MINUTE).token());
         locks.acquire("warm", MINUTE, Duration.ZERO).close();
     }
 

@@ -36,13 +36,13 @@ class StoreUnavailableTests {
             RequestIdExecutor executor = idempotency.requestIds();
             TokenExecutor tokens = idempotency.tokens();
             RequestIdCall call = new RequestIdCall(keys.requestId("", "op", "k"), null, MINUTE, MINUTE, Duration.ZERO);
-            String token = tokens.issue("", MINUTE).token();
+            String token = tokens.issue("", "submit", MINUTE).token();
 
             server.stop();
 
             assertThatThrownBy(() -> executor.execute(call, runs::incrementAndGet, intCodec()))
                     .isInstanceOf(IdempotencyStoreUnavailableException.class);
-            assertThatThrownBy(() -> tokens.consume("", token))
+            assertThatThrownBy(() -> tokens.consume("", "submit", token))
                     .isInstanceOf(IdempotencyStoreUnavailableException.class);
             assertThatThrownBy(() -> locks.callLocked("sku", MINUTE, Duration.ZERO, runs::incrementAndGet))
                     .isInstanceOf(IdempotencyStoreUnavailableException.class)
@@ -63,7 +63,7 @@ class StoreUnavailableTests {
 
     private static boolean reachable(TokenExecutor tokens) {
         try {
-            tokens.issue("", MINUTE);
+            tokens.issue("", "submit", MINUTE);
             return true;
         } catch (IdempotencyStoreUnavailableException ex) {
             return false;

@@ -33,92 +33,105 @@ class TokenContractTests extends RedisContract {
 
     @Test
     void issuedTokenIsLongRandomAndStoredOnlyAsADigest() {
-        IssuedToken issued = tokens.issue("alice", TTL);
+        IssuedToken issued = tokens.issue("alice", "submit", TTL);
         assertThat(issued.token()).hasSize(32).matches("[A-Za-z0-9_-]+");
         assertThat(issued.expiresIn()).isEqualTo(TTL);
-        String key = keys.token("alice", issued.token());
+        String key = keys.token("alice", "submit", issued.token());
         assertThat(key).doesNotContain(issued.token());
         assertThat(pttl(key)).isBetween(1L, TTL.toMillis());
     }
 
     @Test
     void tokenIsConsumedOnceThenReportedAsUsed() {
-        String token = tokens.issue("alice", TTL).token();
-        tokens.consume("alice", token);
-        assertThatThrownBy(() -> tokens.consume("alice", token)).isInstanceOf(TokenAlreadyUsedException.class);
-        assertThat(pttl(keys.token("alice", token)))
+        String token = tokens.issue("alice", "submit", TTL).token();
+        tokens.consume("alice", "submit", token);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", token))
+                .isInstanceOf(TokenAlreadyUsedException.class);
+        assertThat(pttl(keys.token("alice", "submit", token)))
                 .as("the used marker keeps the TTL")
                 .isPositive();
     }
 
     @Test
+    void aTokenIsUnknownOnAnotherOperationAndStaysGoodOnItsOwn() {
+        String token = tokens.issue("alice", "feedback", TTL).token();
+        assertThatThrownBy(() -> tokens.consume("alice", "checkout", token)).isInstanceOf(InvalidTokenException.class);
+        tokens.consume("alice", "feedback", token);
+        assertThatThrownBy(() -> tokens.consume("alice", "feedback", token))
+                .isInstanceOf(TokenAlreadyUsedException.class);
+    }
+
+    @Test
     void unknownForgedOrForeignTokensAreInvalid() {
-        String token = tokens.issue("alice", TTL).token();
-        assertThatThrownBy(() -> tokens.consume("bob", token)).isInstanceOf(InvalidTokenException.class);
-        assertThatThrownBy(() -> tokens.consume("alice", "A".repeat(32))).isInstanceOf(InvalidTokenException.class);
-        assertThatThrownBy(() -> tokens.consume("alice", "not a token")).isInstanceOf(InvalidTokenException.class);
-        assertThatThrownBy(() -> tokens.consume("alice", null)).isInstanceOf(InvalidTokenException.class);
-        assertThatThrownBy(() -> tokens.consume("alice", "")).isInstanceOf(InvalidTokenException.class);
-        tokens.consume("alice", token); // bob's attempt did not use it up
+        String token = tokens.issue("alice", "submit", TTL).token();
+        assertThatThrownBy(() -> tokens.consume("bob", "submit", token)).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", "A".repeat(32)))
+                .isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", "not a token"))
+                .isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", null)).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", "")).isInstanceOf(InvalidTokenException.class);
+        tokens.consume("alice", "submit", token); // bob's attempt did not use it up
     }
 
     @Test
     void expiredTokenIsInvalid() throws InterruptedException {
-        String token = tokens.issue("alice", Duration.ofMillis(50)).token();
-        while (exists(keys.token("alice", token))) {
+        String token = tokens.issue("alice", "submit", Duration.ofMillis(50)).token();
+        while (exists(keys.token("alice", "submit", token))) {
             Thread.sleep(20);
         }
-        assertThatThrownBy(() -> tokens.consume("alice", token)).isInstanceOf(InvalidTokenException.class);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", token)).isInstanceOf(InvalidTokenException.class);
     }
 
     @Test
     void restoredTokenCanBeSubmittedAgain() {
-        String token = tokens.issue("alice", TTL).token();
-        tokens.consume("alice", token);
-        tokens.restore("alice", token);
-        tokens.consume("alice", token);
-        assertThatThrownBy(() -> tokens.consume("alice", token)).isInstanceOf(TokenAlreadyUsedException.class);
+        String token = tokens.issue("alice", "submit", TTL).token();
+        tokens.consume("alice", "submit", token);
+        tokens.restore("alice", "submit", token);
+        tokens.consume("alice", "submit", token);
+        assertThatThrownBy(() -> tokens.consume("alice", "submit", token))
+                .isInstanceOf(TokenAlreadyUsedException.class);
     }
 
     @Test
     void restoreDoesNotResurrectAnExpiredToken() {
-        String token = tokens.issue("alice", TTL).token();
-        delete(keys.token("alice", token));
-        tokens.restore("alice", token);
-        assertThat(exists(keys.token("alice", token))).isFalse();
+        String token = tokens.issue("alice", "submit", TTL).token();
+        delete(keys.token("alice", "submit", token));
+        tokens.restore("alice", "submit", token);
+        assertThat(exists(keys.token("alice", "submit", token))).isFalse();
     }
 
     @Test
     void executeConsumesRunsAndRestoresWhenTheWorkFails() {
-        String token = tokens.issue("alice", TTL).token();
-        assertThatThrownBy(() -> tokens.execute("alice", token, () -> {
+        String token = tokens.issue("alice", "submit", TTL).token();
+        assertThatThrownBy(() -> tokens.execute("alice", "submit", token, () -> {
                     throw new IllegalStateException("boom");
                 }))
                 .hasMessage("boom");
         AtomicInteger runs = new AtomicInteger();
-        assertThat(tokens.execute("alice", token, runs::incrementAndGet))
+        assertThat(tokens.execute("alice", "submit", token, runs::incrementAndGet))
                 .as("restored after the failure")
                 .isEqualTo(1);
-        assertThatThrownBy(() -> tokens.execute("alice", token, runs::incrementAndGet))
+        assertThatThrownBy(() -> tokens.execute("alice", "submit", token, runs::incrementAndGet))
                 .isInstanceOf(TokenAlreadyUsedException.class);
-        assertThatThrownBy(() -> tokens.execute("alice", "forged", runs::incrementAndGet))
+        assertThatThrownBy(() -> tokens.execute("alice", "submit", "forged", runs::incrementAndGet))
                 .isInstanceOf(InvalidTokenException.class);
         assertThat(runs).hasValue(1);
     }
 
     @Test
     void aSubmitRefusedWhileTheFirstRunsDoesNotTakeItsTokenAway() {
-        String token = tokens.issue("alice", TTL).token();
+        String token = tokens.issue("alice", "submit", TTL).token();
         AtomicInteger runs = new AtomicInteger();
-        assertThatThrownBy(() -> tokens.execute("alice", token, () -> {
+        assertThatThrownBy(() -> tokens.execute("alice", "submit", token, () -> {
                     // A double click while the first submit runs: refused, and it must not take over the token, or
                     // the first could not give it back when it fails.
-                    assertThatThrownBy(() -> tokens.execute("alice", token, runs::incrementAndGet))
+                    assertThatThrownBy(() -> tokens.execute("alice", "submit", token, runs::incrementAndGet))
                             .isInstanceOf(TokenAlreadyUsedException.class);
                     throw new IllegalStateException("boom");
                 }))
                 .hasMessage("boom");
-        assertThat(tokens.execute("alice", token, runs::incrementAndGet))
+        assertThat(tokens.execute("alice", "submit", token, runs::incrementAndGet))
                 .as("given back by the failed first submit")
                 .isEqualTo(1);
         assertThat(runs).hasValue(1);
@@ -126,9 +139,9 @@ class TokenContractTests extends RedisContract {
 
     @Test
     void workSeesATokenContextWithoutALease() {
-        String token = tokens.issue("alice", TTL).token();
+        String token = tokens.issue("alice", "submit", TTL).token();
         IdempotencyContext context = tokens.execute(
-                "alice", token, () -> IdempotencyContext.current().orElseThrow());
+                "alice", "submit", token, () -> IdempotencyContext.current().orElseThrow());
         assertThat(context.strategy()).isEqualTo(Strategy.TOKEN);
         assertThat(context.isLeaseHeld()).isTrue();
         assertThat(context.fencingToken()).isEmpty();
@@ -140,13 +153,13 @@ class TokenContractTests extends RedisContract {
         int submits = 16;
         String[] issued = new String[count];
         for (int i = 0; i < count; i++) {
-            issued[i] = tokens.issue("alice", TTL).token();
+            issued[i] = tokens.issue("alice", "submit", TTL).token();
         }
         AtomicIntegerArray successes = new AtomicIntegerArray(count);
         AtomicInteger used = new AtomicInteger();
         Race.run(32, count * submits, i -> {
             try {
-                tokens.consume("alice", issued[i % count]);
+                tokens.consume("alice", "submit", issued[i % count]);
                 successes.incrementAndGet(i % count);
             } catch (TokenAlreadyUsedException ex) {
                 used.incrementAndGet();

@@ -334,8 +334,9 @@ class ClusterFailoverTests {
                             outcomes.computeIfAbsent("lock " + label(lock), o -> new AtomicInteger())
                                     .incrementAndGet();
                             String token = call(() -> {
-                                IssuedToken issued = instance.tokens.issue("user-" + i, Duration.ofMinutes(1));
-                                instances[(i + 1) % 2].tokens.consume("user-" + i, issued.token());
+                                IssuedToken issued =
+                                        instance.tokens.issue("user-" + i, "submit", Duration.ofMinutes(1));
+                                instances[(i + 1) % 2].tokens.consume("user-" + i, "submit", issued.token());
                                 return "ran";
                             });
                             outcomes.computeIfAbsent("token " + label(token), o -> new AtomicInteger())

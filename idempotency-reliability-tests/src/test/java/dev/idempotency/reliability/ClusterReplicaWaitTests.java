@@ -47,8 +47,9 @@ class ClusterReplicaWaitTests {
                 warm.merge(order(app, "warm-" + i, runs), 1, Integer::sum);
             }
             List<String> tokens = java.util.stream.IntStream.range(0, CALLS)
-                    .mapToObj(i ->
-                            app.tokens.issue("user-" + i, Duration.ofMinutes(5)).token())
+                    .mapToObj(i -> app.tokens
+                            .issue("user-" + i, "submit", Duration.ofMinutes(5))
+                            .token())
                     .toList();
             int runsBefore = runs.get();
             Map<String, Integer> frozen = new TreeMap<>();
@@ -70,7 +71,7 @@ class ClusterReplicaWaitTests {
                     int user = i;
                     frozen.merge(
                             "token "
-                                    + outcome(() -> app.tokens.execute("user-" + user, token, () -> {
+                                    + outcome(() -> app.tokens.execute("user-" + user, "submit", token, () -> {
                                         runs.incrementAndGet();
                                         return "submitted";
                                     })),
@@ -86,7 +87,9 @@ class ClusterReplicaWaitTests {
                 resumed.merge("claim " + order(app, "new-" + i, runs), 1, Integer::sum);
                 int user = i;
                 resumed.merge(
-                        "token " + outcome(() -> app.tokens.execute("user-" + user, tokens.get(user), () -> "ok")),
+                        "token "
+                                + outcome(() ->
+                                        app.tokens.execute("user-" + user, "submit", tokens.get(user), () -> "ok")),
                         1,
                         Integer::sum);
             }

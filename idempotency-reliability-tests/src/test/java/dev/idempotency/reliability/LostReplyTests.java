@@ -126,8 +126,8 @@ class LostReplyTests {
         for (Loss loss : Loss.values()) {
             executions.set(0);
             String scope = "user:" + loss;
-            IssuedToken token = app.tokens.issue(scope, Duration.ofMinutes(5));
-            String tokenKey = app.keys.token(scope, token.token());
+            IssuedToken token = app.tokens.issue(scope, "submit", Duration.ofMinutes(5));
+            String tokenKey = app.keys.token(scope, "submit", token.token());
             // The first script on the token's key is its consume (a give-back comes later, with the same key).
             Predicate<FaultProxy.Command> consume = command -> command.isScript(List.of(tokenKey), "U");
             proxy.dropReplies(consume, 1, loss.closeAfter);
@@ -194,8 +194,8 @@ class LostReplyTests {
     private void warmUp() {
         String key = app.keys.requestId("", "op", "warm-up");
         execute(key);
-        IssuedToken token = app.tokens.issue("warm-up", Duration.ofMinutes(1));
-        app.tokens.consume("warm-up", token.token());
+        IssuedToken token = app.tokens.issue("warm-up", "submit", Duration.ofMinutes(1));
+        app.tokens.consume("warm-up", "submit", token.token());
         lockOnce("warm-up");
         executions.set(0);
     }
@@ -231,7 +231,7 @@ class LostReplyTests {
 
     private String submit(String scope, String token) {
         try {
-            app.tokens.consume(scope, token);
+            app.tokens.consume(scope, "submit", token);
             executions.incrementAndGet();
             return "ran";
         } catch (RuntimeException ex) {

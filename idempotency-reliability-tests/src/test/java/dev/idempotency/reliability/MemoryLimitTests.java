@@ -70,7 +70,9 @@ class MemoryLimitTests {
                         Duration.ofMinutes(1),
                         i -> full.computeIfAbsent(post(app, run + "-" + (i / 2)), s -> new AtomicInteger())
                                 .incrementAndGet());
-                int token = app.http().post("/idempotency/tokens", "").status();
+                int token = app.http()
+                        .post("/idempotency/tokens?operation=POST%20/feedback", "")
+                        .status();
                 int lock = app.http().post("/stock/sku-" + run, "{}").status();
                 int executionsWhileFull = app.endpoints().totalExecutions() - beforeFull;
 

@@ -42,8 +42,8 @@ final class MixedWorkload {
                     }
                 }
                 case 1 -> {
-                    Matcher token =
-                            TOKEN.matcher(http.post("/idempotency/tokens", "").body());
+                    Matcher token = TOKEN.matcher(http.post("/idempotency/tokens?operation=POST%20/feedback", "")
+                            .body());
                     String value = token.find() ? token.group(1) : "none";
                     for (int attempt = 0; attempt < 2; attempt++) {
                         count(

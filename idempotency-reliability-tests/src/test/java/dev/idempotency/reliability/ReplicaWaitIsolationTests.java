@@ -125,7 +125,10 @@ class ReplicaWaitIsolationTests {
                     case 1 ->
                         app.tokens.consume(
                                 "user",
-                                app.tokens.issue("user", Duration.ofMinutes(1)).token());
+                                "submit",
+                                app.tokens
+                                        .issue("user", "submit", Duration.ofMinutes(1))
+                                        .token());
                     default -> plain.opsForValue().set("isolation:" + run + ":" + i, "v");
                 }
             } catch (RuntimeException ex) {

@@ -84,7 +84,8 @@ class TokenTests {
             TokenExecutor store = app.bean(TokenExecutor.class);
             List<String> expired = new ArrayList<>();
             for (int i = 0; i < 200; i++) {
-                expired.add(store.issue("user:alice", Duration.ofMillis(500)).token());
+                expired.add(store.issue("user:alice", "POST /feedback", Duration.ofMillis(500))
+                        .token());
             }
             Race.sleep(1_000);
             rejected.put("expired", submitAll(http, "alice", expired));
@@ -119,7 +120,7 @@ class TokenTests {
     private static List<String> issue(Http http, String user, int count) throws Exception {
         String[] tokens = new String[count];
         Race.run(8, count, Duration.ofMinutes(1), i -> {
-            Http.Response response = http.post("/idempotency/tokens", "", "X-User", user);
+            Http.Response response = http.post("/idempotency/tokens?operation=POST%20/feedback", "", "X-User", user);
             Matcher token = TOKEN.matcher(response.body());
             if (response.status() != 201 || !token.find()) {
                 throw new IllegalStateException("token issue failed: " + response);

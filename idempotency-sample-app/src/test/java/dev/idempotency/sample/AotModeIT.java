@@ -70,7 +70,7 @@ class AotModeIT {
             assertThat(replayed.body()).isEqualTo(created.body());
 
             // The token endpoint is mapped by hand, not found by AOT processing of controllers.
-            String token = http.token();
+            String token = http.token("feedback");
             String feedback = "{\"message\":\"AOT\"}";
             assertThat(http.post("/api/feedback", feedback, "Idempotency-Token", token)
                             .statusCode())

@@ -55,7 +55,7 @@ class OperationsApiTests {
         String running = UUID.randomUUID().toString();
         claimAsAnotherInstance(running, Duration.ofMinutes(1));
         http.post("/api/orders", ORDER, "Idempotency-Key", running); // in_progress
-        String token = http.token();
+        String token = http.token("feedback");
         http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", token); // executed
         http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", token); // token_used
         http.post("/api/feedback", "{\"message\":\"ok\"}", "Idempotency-Token", "forged"); // token_invalid

@@ -64,7 +64,7 @@ class ShopApiTests {
 
     @Test
     void tokenWorksOnceThenGets409() {
-        String token = http.token();
+        String token = http.token("feedback");
         String feedback = "{\"message\":\"Fast delivery\"}";
         HttpResponse<String> first = http.post("/api/feedback", feedback, "Idempotency-Token", token);
         assertThat(first.statusCode()).isEqualTo(201);

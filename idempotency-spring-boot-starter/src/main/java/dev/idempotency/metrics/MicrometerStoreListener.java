@@ -80,7 +80,8 @@ final class MicrometerStoreListener implements StoreListener {
                         reason,
                         key -> Counter.builder(TOKENS_REFUSED)
                                 .description(
-                                        "Token requests refused at issuance: a bound reached, or an anonymous caller")
+                                        "Token requests refused at issuance: a bound reached, an anonymous caller or an"
+                                                + " unknown operation")
                                 .tag("reason", key)
                                 .register(meters))
                 .increment();

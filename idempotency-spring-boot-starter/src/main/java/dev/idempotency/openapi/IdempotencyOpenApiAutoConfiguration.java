@@ -29,7 +29,11 @@ public final class IdempotencyOpenApiAutoConfiguration {
     IdempotentOperationCustomizer idempotentOperationCustomizer(
             OperationRegistry registry, IdempotencyProperties properties) {
         return new IdempotentOperationCustomizer(
-                registry, properties.getToken().getEndpoint().getPath(), rejectsAnonymous(properties));
+                registry,
+                properties.getToken().getEndpoint().getPath(),
+                rejectsAnonymous(properties),
+                properties.getScope() == IdempotencyProperties.KeyScope.TENANT
+                        && properties.getTenant().getMissing() == IdempotencyProperties.MissingTenant.REJECT);
     }
 
     @Bean

@@ -27,16 +27,20 @@ public final class IdempotentOperationCustomizer implements GlobalOperationCusto
     private final OperationRegistry registry;
     private final String tokenPath;
     private final boolean rejectAnonymous;
+    private final boolean rejectTenantless;
 
     /**
      * @param registry the resolved {@code @Idempotent} operations
      * @param tokenPath where the token endpoint issues tokens
      * @param rejectAnonymous whether anonymous callers get 400
+     * @param rejectTenantless whether authenticated callers without a tenant get 403
      */
-    public IdempotentOperationCustomizer(OperationRegistry registry, String tokenPath, boolean rejectAnonymous) {
+    public IdempotentOperationCustomizer(
+            OperationRegistry registry, String tokenPath, boolean rejectAnonymous, boolean rejectTenantless) {
         this.registry = registry;
         this.tokenPath = tokenPath;
         this.rejectAnonymous = rejectAnonymous;
+        this.rejectTenantless = rejectTenantless;
     }
 
     @Override
@@ -55,7 +59,7 @@ public final class IdempotentOperationCustomizer implements GlobalOperationCusto
             markReplays(operation.getResponses());
         }
         for (Map.Entry<Integer, List<Problem>> byStatus :
-                OperationProblems.of(spec, rejectAnonymous).entrySet()) {
+                OperationProblems.of(spec, rejectAnonymous, rejectTenantless).entrySet()) {
             ProblemResponses.document(operation.getResponses(), byStatus.getKey(), byStatus.getValue());
         }
         String paragraph = OperationDescriptions.of(spec, tokenPath);

@@ -15,9 +15,13 @@ final class OperationDescriptions {
         return switch (spec.strategy()) {
             case REQUEST_ID -> requestId(spec);
             case TOKEN ->
-                "**Idempotent (TOKEN).** Send a one-time token from `POST " + tokenPath + "` in the `"
-                        + spec.header() + "` header. A token is valid for " + format(spec.ttl())
-                        + " and works once: submitting it again gets 409; a failed call gives it back.";
+                "**Idempotent (TOKEN).** Send a one-time token from `POST " + tokenPath + "` ("
+                        + (spec.explicitId()
+                                ? "`operation=" + spec.id() + "`"
+                                : "`operation=` this operation's method and route, such as `POST /orders/{id}`")
+                        + ") in the `" + spec.header() + "` header. A token is valid for " + format(spec.ttl())
+                        + ", on this operation only, and works once: submitting it again gets 409; a failed call"
+                        + " gives it back.";
             case LOCK ->
                 "**Idempotent (LOCK).** One call at a time per `" + source(spec.key()) + "`: a concurrent call"
                         + (spec.maxWait().isZero() ? "" : " waits up to " + format(spec.maxWait()) + ", then")

@@ -24,8 +24,10 @@ final class OperationProblems {
     /**
      * @param rejectAnonymous whether anonymous callers get 400 ({@code idempotency.anonymous: reject} with keys per
      *     user)
+     * @param rejectTenantless whether authenticated callers without a tenant get 403 ({@code scope: tenant} with
+     *     {@code idempotency.tenant.missing: reject})
      */
-    static Map<Integer, List<Problem>> of(OperationSpec spec, boolean rejectAnonymous) {
+    static Map<Integer, List<Problem>> of(OperationSpec spec, boolean rejectAnonymous, boolean rejectTenantless) {
         List<Problem> problems = new ArrayList<>();
         switch (spec.strategy()) {
             case REQUEST_ID -> {
@@ -50,6 +52,9 @@ final class OperationProblems {
         }
         if (rejectAnonymous) {
             problems.add(Problem.ANONYMOUS);
+        }
+        if (rejectTenantless) {
+            problems.add(Problem.TENANT_MISSING);
         }
         if (!spec.proceedOnStoreFailure()) {
             problems.add(Problem.STORE_UNAVAILABLE);

@@ -1,6 +1,7 @@
 package dev.idempotency.openapi;
 
 import dev.idempotency.internal.http.Problem;
+import dev.idempotency.internal.http.TokenOperations;
 import dev.idempotency.web.servlet.TokenEndpoint;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -13,6 +14,7 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.time.Duration;
@@ -93,17 +95,28 @@ public final class TokenEndpointCustomizer implements GlobalOpenApiCustomizer {
                                                 new MediaType()
                                                         .schema(new Schema<>()
                                                                 .$ref("#/components/schemas/" + SCHEMA)))));
-        if (rejectAnonymous) {
-            ProblemResponses.document(responses, 400, List.of(Problem.ANONYMOUS));
-        }
+        ProblemResponses.document(
+                responses,
+                400,
+                rejectAnonymous
+                        ? List.of(Problem.UNKNOWN_OPERATION, Problem.ANONYMOUS)
+                        : List.of(Problem.UNKNOWN_OPERATION));
         ProblemResponses.document(responses, 429, List.of(Problem.TOO_MANY_TOKENS));
         ProblemResponses.document(responses, 503, List.of(Problem.STORE_UNAVAILABLE));
         return new Operation()
                 .operationId("issueIdempotencyToken")
                 .addTagsItem("idempotency")
                 .summary("Issue a one-time idempotency token")
-                .description("Issues a token for the `" + header + "` header of `TOKEN` operations. It is valid for "
-                        + OperationDescriptions.format(ttl) + ", works once, and only for the caller it was issued to.")
+                .description("Issues a token for the `" + header + "` header of the `TOKEN` operation named by "
+                        + "`operation`. It is valid for " + OperationDescriptions.format(ttl)
+                        + ", works once, and only on that operation and for the caller it was issued to.")
+                .addParametersItem(new Parameter()
+                        .in("query")
+                        .name(TokenOperations.PARAMETER)
+                        .required(true)
+                        .description("The operation the token is for: its `@Idempotent(operation)` name, or its method"
+                                + " and route, such as `POST /feedback`")
+                        .schema(new StringSchema()))
                 .responses(responses);
     }
 

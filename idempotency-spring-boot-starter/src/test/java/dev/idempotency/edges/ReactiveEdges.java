@@ -84,4 +84,32 @@ public class ReactiveEdges {
             return "x".repeat(4096);
         });
     }
+
+    /** {@code TOKEN} on its route, as {@link ServletEdges#note}. */
+    @PostMapping("/edge/notes/{id}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public Mono<String> note(@PathVariable String id) {
+        return Mono.fromCallable(() -> {
+            work.ran(id);
+            return "noted";
+        });
+    }
+
+    @PostMapping("/edge/forms/one/{id}")
+    @Idempotent(strategy = Strategy.TOKEN, operation = "forms")
+    public Mono<String> formOne(@PathVariable String id) {
+        return Mono.fromCallable(() -> {
+            work.ran(id);
+            return "one";
+        });
+    }
+
+    @PostMapping("/edge/forms/two/{id}")
+    @Idempotent(strategy = Strategy.TOKEN, operation = "forms")
+    public Mono<String> formTwo(@PathVariable String id) {
+        return Mono.fromCallable(() -> {
+            work.ran(id);
+            return "two";
+        });
+    }
 }

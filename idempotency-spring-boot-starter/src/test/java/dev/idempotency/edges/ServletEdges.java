@@ -49,4 +49,27 @@ public class ServletEdges {
         work.ran(id);
         return "x".repeat(4096);
     }
+
+    /** {@code TOKEN} on its route: tokens are issued for {@code POST /edge/notes}. */
+    @PostMapping("/edge/notes/{id}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public String note(@PathVariable String id) {
+        work.ran(id);
+        return "noted";
+    }
+
+    /** Two {@code TOKEN} handlers of one named group: a token issued for {@code forms} is good on either, once. */
+    @PostMapping("/edge/forms/one/{id}")
+    @Idempotent(strategy = Strategy.TOKEN, operation = "forms")
+    public String formOne(@PathVariable String id) {
+        work.ran(id);
+        return "one";
+    }
+
+    @PostMapping("/edge/forms/two/{id}")
+    @Idempotent(strategy = Strategy.TOKEN, operation = "forms")
+    public String formTwo(@PathVariable String id) {
+        work.ran(id);
+        return "two";
+    }
 }

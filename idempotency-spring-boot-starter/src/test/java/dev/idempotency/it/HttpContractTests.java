@@ -274,7 +274,7 @@ public class HttpContractTests {
 
     @Test
     void tokenEndpointIssuesATokenThatWorksOnce() {
-        HttpResponse<String> issued = http.post("/idempotency/tokens", "");
+        HttpResponse<String> issued = http.post("/idempotency/tokens?operation=POST%20/feedback", "");
         assertThat(issued.statusCode()).isEqualTo(201);
         assertThat(issued.body()).contains("\"header\":\"Idempotency-Token\"").contains("\"expiresInSeconds\":600");
         String token = issued.body().replaceAll(".*\"token\":\"([^\"]+)\".*", "$1");
@@ -321,7 +321,7 @@ public class HttpContractTests {
     }
 
     private String token(String... headers) {
-        HttpResponse<String> issued = http.post("/idempotency/tokens", "", headers);
+        HttpResponse<String> issued = http.post("/idempotency/tokens?operation=POST%20/feedback", "", headers);
         return issued.body().replaceAll(".*\"token\":\"([^\"]+)\".*", "$1");
     }
 

@@ -74,7 +74,7 @@ class MixedFleetTests {
 
     @Test
     void aTokenIssuedByOneStackIsConsumedOnceAcrossBoth() {
-        String token = new TestHttp(Stack.MVC.port()).token();
+        String token = new TestHttp(Stack.MVC.port()).token("POST /feedback");
         assertThat(new TestHttp(Stack.WEBFLUX.port())
                         .post("/feedback", "{}", "Idempotency-Token", token)
                         .statusCode())

@@ -74,7 +74,9 @@ class OperationsTests {
         http.post("/orders", "{\"item\":\"pen\",\"quantity\":1}", "Idempotency-Key", key); // mismatch
         http.post("/orders", ORDER); // missing_key
         http.post("/orders", ORDER, "Idempotency-Key", "with space"); // invalid_key
-        String token = http.post("/idempotency/tokens", "").body().replaceAll(".*\"token\":\"([^\"]+)\".*", "$1");
+        String token = http.post("/idempotency/tokens?operation=POST%20/feedback", "")
+                .body()
+                .replaceAll(".*\"token\":\"([^\"]+)\".*", "$1");
         http.post("/feedback", "{}", "Idempotency-Token", token); // executed
         http.post("/feedback", "{}", "Idempotency-Token", token); // token_used
         http.post("/feedback", "{}", "Idempotency-Token", "A".repeat(32)); // token_invalid

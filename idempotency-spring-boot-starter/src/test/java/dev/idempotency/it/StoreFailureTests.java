@@ -81,7 +81,7 @@ class StoreFailureTests {
                 .doesNotContain("Redis");
         assertProblem(http.post("/feedback", "{}", "Idempotency-Token", "A".repeat(32)), 503);
         assertProblem(http.post("/inventory/sku-1/reserve", ""), 503);
-        assertProblem(http.post("/idempotency/tokens", ""), 503);
+        assertProblem(http.post("/idempotency/tokens?operation=POST%20/feedback", ""), 503);
         assertThat(shop.runs("orders")).as("no unprotected run").isEqualTo(runs);
         HttpResponse<String> lenient =
                 http.post("/lenient", "{}", "Idempotency-Key", UUID.randomUUID().toString());

@@ -147,7 +147,7 @@ class KafkaListenerTests extends KafkaTest {
     @Test
     void recordsWithAUsedOrUnknownTokenAreNotRedelivered() throws Exception {
         // A TOKEN listener finds its token where the others find their key: in the idempotency.kafka.header header.
-        String token = tokens.issue("", Duration.ofMinutes(5)).token();
+        String token = tokens.issue("", "notices", Duration.ofMinutes(5)).token();
         String first = unique("notice");
         String reused = unique("notice");
         String unknown = unique("notice");
@@ -158,9 +158,14 @@ class KafkaListenerTests extends KafkaTest {
                 "notices",
                 0,
                 null,
-                tokens.issue("another-scope", Duration.ofMinutes(5)).token(),
+                tokens.issue("another-scope", "notices", Duration.ofMinutes(5)).token(),
                 unknown);
-        send("notices", 0, null, tokens.issue("", Duration.ofMinutes(5)).token(), last);
+        send(
+                "notices",
+                0,
+                null,
+                tokens.issue("", "notices", Duration.ofMinutes(5)).token(),
+                last);
 
         // One partition, in order: once the last record is handled, the others will never come back.
         await("the last notice handled", () -> deliveries.succeeded("notices", last) == 1);

@@ -55,7 +55,7 @@ class OrderListeners {
 
     /** A one-time token, in the record's key header, guards the notice. */
     @KafkaListener(id = "notices", topics = "notices")
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = "notices")
     public void notice(String notice) {
         executions.increment(notice);
     }

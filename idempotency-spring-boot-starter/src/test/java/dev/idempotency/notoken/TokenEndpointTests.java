@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.testsupport.TestHttp;
+import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -48,10 +49,13 @@ class TokenEndpointTests {
         @LocalServerPort
         int port;
 
+        /** Mapped, but with no {@code TOKEN} operation there is nothing to issue a token for. */
         @Test
-        void tokenEndpointIssuesTokens() {
-            assertThat(new TestHttp(port).post("/idempotency/tokens", "").statusCode())
-                    .isEqualTo(201);
+        void tokenEndpointIsMappedAndNamesTheOperationsItKnows() {
+            HttpResponse<String> refused = new TestHttp(port).post("/idempotency/tokens?operation=feedback", "");
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(refused.body())
+                    .contains("urn:idempotency:problem:unknown-operation", "its TOKEN operations are []");
         }
     }
 }

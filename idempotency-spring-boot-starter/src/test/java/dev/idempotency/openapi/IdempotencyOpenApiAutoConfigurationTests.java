@@ -65,7 +65,7 @@ class IdempotencyOpenApiAutoConfigurationTests {
 
         @Bean
         IdempotentOperationCustomizer ownOperationCustomizer(OperationRegistry registry) {
-            return new IdempotentOperationCustomizer(registry, "/tokens", false);
+            return new IdempotentOperationCustomizer(registry, "/tokens", false, false);
         }
 
         @Bean

@@ -61,7 +61,8 @@ class IdempotentOperationCustomizerTests {
             assertThat(operation.getResponses().get("409").getHeaders()).isNull();
             assertThat(operation.getResponses()).doesNotContainKey("422");
             assertThat(operation.getResponses().get("200").getHeaders()).isNull();
-            assertThat(operation.getDescription()).contains("`POST /idempotency/tokens`", "valid for 10m");
+            assertThat(operation.getDescription())
+                    .contains("`POST /idempotency/tokens`", "`operation=` this operation's method", "valid for 10m");
         });
     }
 
@@ -94,6 +95,14 @@ class IdempotentOperationCustomizerTests {
                 "idempotency.anonymous=reject",
                 operation ->
                         assertProblems(operation.getResponses().get("400"), "missing-key", "anonymous-not-allowed"));
+    }
+
+    @Test
+    void authenticatedCallersWithoutATenantAreA403() {
+        document(
+                "reserve",
+                "idempotency.scope=tenant",
+                operation -> assertProblems(operation.getResponses().get("403"), "tenant-missing"));
     }
 
     @Test

@@ -25,7 +25,12 @@ class OpenApiCustomizersTests {
                     context.getBean(TokenEndpointCustomizer.class).customise(openApi);
                     Operation issue = openApi.getPaths().get("/api/tokens").getPost();
                     assertThat(issue.getOperationId()).isEqualTo("issueIdempotencyToken");
-                    assertThat(issue.getResponses()).containsOnlyKeys("201", "429", "503");
+                    assertThat(issue.getResponses()).containsOnlyKeys("201", "400", "429", "503");
+                    assertThat(issue.getParameters()).singleElement().satisfies(operation -> {
+                        assertThat(operation.getName()).isEqualTo("operation");
+                        assertThat(operation.getIn()).isEqualTo("query");
+                        assertThat(operation.getRequired()).isTrue();
+                    });
                     assertThat(issue.getResponses()
                                     .get("201")
                                     .getContent()

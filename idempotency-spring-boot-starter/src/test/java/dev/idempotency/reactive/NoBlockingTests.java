@@ -86,7 +86,7 @@ class NoBlockingTests {
                     .statusCode());
             statuses.add(
                     http.post("/reactive/pings", "", "Idempotency-Key", key).statusCode());
-            String token = http.token();
+            String token = http.token("POST /reactive/notes");
             statuses.add(
                     http.post("/reactive/notes", "", "Idempotency-Token", token).statusCode());
             statuses.add(

@@ -167,7 +167,7 @@ class WebFluxHandlerTests {
 
     @Test
     void tokenAndLockWorkOnReactiveHandlers() throws Exception {
-        String token = http.token();
+        String token = http.token("POST /reactive/notes");
         assertThat(http.post("/reactive/notes", "", "Idempotency-Token", token).statusCode())
                 .isEqualTo(201);
         assertProblem(http.post("/reactive/notes", "", "Idempotency-Token", token), 409);

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.Socket;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -52,9 +53,16 @@ public final class TestHttp {
         return send(request(path).DELETE());
     }
 
-    /** Issues a one-time token from the starter's token endpoint; {@code headers} as in {@link #post}. */
-    public String token(String... headers) {
-        HttpResponse<String> issued = post("/idempotency/tokens", "", headers);
+    /**
+     * Issues a one-time token from the starter's token endpoint for {@code operation} (a route such as
+     * {@code POST /feedback}, or a name given with {@code @Idempotent(operation)}); {@code headers} as in {@link #post}.
+     */
+    public String token(String operation, String... headers) {
+        HttpResponse<String> issued = post(
+                "/idempotency/tokens?operation="
+                        + URLEncoder.encode(operation, StandardCharsets.UTF_8).replace("+", "%20"),
+                "",
+                headers);
         Matcher matcher = TOKEN.matcher(issued.body());
         if (issued.statusCode() != 201 || !matcher.find()) {
             throw new AssertionError("no token issued: " + issued.statusCode() + " " + issued.body());

@@ -53,7 +53,7 @@ public class TokenSupplyController {
         for (int issued = 0; issued < count; issued += batch.size()) {
             batch.clear();
             for (int i = 0; i < Math.min(BATCH, count - issued); i++) {
-                batch.add(tokens.issueAsync(scope, ttl));
+                batch.add(tokens.issueAsync(scope, "POST " + EchoEndpoints.TOKEN, ttl));
             }
             for (CompletableFuture<IssuedToken> token : batch) {
                 lines.append(token.join().token()).append('\n');

@@ -140,7 +140,7 @@ public final class RedisCostProbe {
         post("/token", id, token);
         results.put(
                 "record.token.memory_usage",
-                String.valueOf(redis.call("MEMORY", "USAGE", KEYS.token(SHARED_SCOPE, token))));
+                String.valueOf(redis.call("MEMORY", "USAGE", KEYS.token(SHARED_SCOPE, "POST /token", token))));
 
         post("/lock", id, null);
         String lockKey = KEYS.lock(id);

@@ -133,7 +133,8 @@ final class HttpCaller implements Caller {
             try {
                 while (true) {
                     HttpResponse<String> issued = client.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/idempotency/tokens"))
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                                            + "/idempotency/tokens?operation=" + ServletPaths.TOKEN_GROUP))
                                     .timeout(PATIENCE)
                                     .POST(HttpRequest.BodyPublishers.noBody())
                                     .build(),

@@ -36,7 +36,7 @@ public class ReactivePaths {
     }
 
     @PostMapping("/p/webflux-mono/token/{key}")
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = ServletPaths.TOKEN_GROUP)
     public Mono<ResponseEntity<String>> monoToken(
             @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
         return mono(call(exchange), key, job);
@@ -59,7 +59,7 @@ public class ReactivePaths {
     }
 
     @PostMapping("/p/webflux-plain/token/{key}")
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = ServletPaths.TOKEN_GROUP)
     public ResponseEntity<String> plainToken(
             @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
         return work.now(call(exchange), key, job);

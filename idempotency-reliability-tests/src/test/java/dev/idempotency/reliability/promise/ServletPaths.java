@@ -18,6 +18,9 @@ import org.springframework.web.context.request.async.DeferredResult;
 @RestController
 public class ServletPaths {
 
+    /** The named group of every path's {@code TOKEN} handler, which the caller fetches tokens for. */
+    static final String TOKEN_GROUP = "promise-token";
+
     private final Work work;
     private final BeanWork bean;
 
@@ -39,7 +42,7 @@ public class ServletPaths {
     }
 
     @PostMapping("/p/mvc-sync/token/{key}")
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = ServletPaths.TOKEN_GROUP)
     public ResponseEntity<String> syncToken(
             @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
         return work.now(call(request), key, job);
@@ -59,7 +62,7 @@ public class ServletPaths {
     }
 
     @PostMapping("/p/mvc-future/token/{key}")
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = ServletPaths.TOKEN_GROUP)
     public CompletableFuture<ResponseEntity<String>> futureToken(
             @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
         return work.later(call(request), key, job);
@@ -79,7 +82,7 @@ public class ServletPaths {
     }
 
     @PostMapping("/p/mvc-deferred/token/{key}")
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = ServletPaths.TOKEN_GROUP)
     public DeferredResult<ResponseEntity<String>> deferredToken(
             @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
         return deferred(work.later(call(request), key, job));

@@ -29,7 +29,7 @@ public class FeedbackController {
     public record Feedback(String id, String message, Instant receivedAt) {}
 
     @PostMapping
-    @Idempotent(strategy = Strategy.TOKEN)
+    @Idempotent(strategy = Strategy.TOKEN, operation = "feedback")
     public ResponseEntity<Feedback> submit(@RequestBody FeedbackRequest request) {
         String message = request.message();
         // Throwing gives the token back (the starter restores it), so the user can fix the text and submit again.

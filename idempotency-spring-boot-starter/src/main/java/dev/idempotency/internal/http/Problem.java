@@ -15,6 +15,7 @@ import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.RetryableIdempotencyException;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.TokenLimitExceededException;
+import dev.idempotency.UnknownOperationException;
 import dev.idempotency.web.StreamNotReplayableException;
 import java.net.URI;
 import java.util.OptionalLong;
@@ -32,6 +33,7 @@ public enum Problem {
     MISMATCH(422, "payload-mismatch", "Idempotency key reused with another payload"),
     TOKEN_USED(409, "token-used", "Token already used"),
     TOKEN_INVALID(400, "token-invalid", "Invalid token"),
+    UNKNOWN_OPERATION(400, "unknown-operation", "Token for an unknown operation"),
     TOO_MANY_TOKENS(429, "too-many-tokens", "Too many tokens"),
     LOCK_BUSY(409, "lock-busy", "Resource busy"),
     LOCK_LOST(409, "lock-lost", "Lock lost while working"),
@@ -63,6 +65,7 @@ public enum Problem {
         if (ex instanceof TokenAlreadyUsedException) return TOKEN_USED;
         if (ex instanceof InvalidTokenException) return TOKEN_INVALID;
         if (ex instanceof TokenLimitExceededException) return TOO_MANY_TOKENS;
+        if (ex instanceof UnknownOperationException) return UNKNOWN_OPERATION;
         if (ex instanceof LockBusyException) return LOCK_BUSY;
         if (ex instanceof LockLostException) return LOCK_LOST;
         if (ex instanceof ResultNotStoredException) return RESULT_NOT_STORED;

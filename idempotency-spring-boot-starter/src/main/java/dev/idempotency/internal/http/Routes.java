@@ -1,11 +1,16 @@
 package dev.idempotency.internal.http;
 
 import dev.idempotency.internal.operation.OperationSpec;
+import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -33,6 +38,35 @@ public final class Routes {
         return sharedRoutes().contains(route) ? route + " " + spec.id() : route;
     }
 
+    /**
+     * The operations that calls of the mapped handler methods {@code selected} accepts are named by: the name given
+     * with {@code @Idempotent(operation)}, else each route of the handler, as {@link #operation} names it.
+     *
+     * @param specs the operation of a handler method, or {@code null} when it has none
+     */
+    public Set<String> operations(Function<Method, @Nullable OperationSpec> specs, Predicate<OperationSpec> selected) {
+        Set<String> operations = new TreeSet<>();
+        mappings.get().forEach(mapping -> {
+            OperationSpec spec = specs.apply(mapping.handler());
+            if (spec == null || !selected.test(spec)) {
+                return;
+            }
+            if (spec.explicitId()) {
+                operations.add(spec.id());
+                return;
+            }
+            mapping.patterns()
+                    .forEach(pattern ->
+                            mapping.methods().forEach(method -> operations.add(operation(method, pattern, spec))));
+        });
+        return Collections.unmodifiableSet(operations);
+    }
+
+    /** The mapped handler methods. */
+    public Set<Method> handlers() {
+        return mappings.get().map(Mapping::handler).collect(Collectors.toUnmodifiableSet());
+    }
+
     private Set<String> sharedRoutes() {
         Set<String> known = sharedRoutes;
         if (known == null) {
@@ -44,7 +78,7 @@ public final class Routes {
 
     /** Routes served by more than one handler method; a mapping without methods serves every method. */
     private Set<String> findSharedRoutes() {
-        Map<String, Set<Object>> handlers = new HashMap<>();
+        Map<String, Set<Method>> handlers = new HashMap<>();
         mappings.get().forEach(mapping -> {
             for (String pattern : mapping.patterns()) {
                 for (String method : mapping.methods()) {
@@ -69,10 +103,10 @@ public final class Routes {
      * @param patterns its route patterns
      * @param handler the handler method
      */
-    public record Mapping(Set<String> methods, Set<String> patterns, Object handler) {
+    public record Mapping(Set<String> methods, Set<String> patterns, Method handler) {
 
         /** A mapping as Spring's request mapping infos name its methods: none stands for every method. */
-        public static Mapping of(Set<RequestMethod> methods, Set<String> patterns, Object handler) {
+        public static Mapping of(Set<RequestMethod> methods, Set<String> patterns, Method handler) {
             return new Mapping(
                     (methods.isEmpty() ? Arrays.stream(RequestMethod.values()) : methods.stream())
                             .map(RequestMethod::name)

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.http;
 
 import dev.idempotency.AnonymousCallerException;
+import dev.idempotency.UnknownOperationException;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
@@ -10,9 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the token endpoints of both stacks do: refuse anonymous callers when told to, count the token against the
- * caller's bound and the application's ({@link IssueQuota}; an anonymous caller is counted by its address), then
- * issue it bound to the caller's scope.
+ * What the token endpoints of both stacks do: refuse anonymous callers when told to, check the operation the token is
+ * asked for ({@link TokenOperations}), count the token against the caller's bound and the application's
+ * ({@link IssueQuota}; an anonymous caller is counted by its address), then issue it bound to the caller's scope and
+ * that operation.
  */
 public final class TokenIssuer {
 
@@ -46,15 +48,29 @@ public final class TokenIssuer {
      * @param caller the caller as the scope resolver named it, {@code null} when anonymous
      * @param scope the scope the token is bound to
      * @param address the client's address, which an anonymous caller is counted by
+     * @param operation the operation the token is for, as the client named it
+     * @param operations the operations a token can be issued for
      */
-    public CompletableFuture<TokenResponse> issue(@Nullable String caller, String scope, String address) {
+    public CompletableFuture<TokenResponse> issue(
+            @Nullable String caller,
+            String scope,
+            String address,
+            @Nullable String operation,
+            TokenOperations operations) {
         if (caller == null && !anonymous) {
             listener.onTokenRefused("anonymous");
             return CompletableFuture.failedFuture(new AnonymousCallerException(
                     "Tokens are issued to authenticated callers only (idempotency.token.endpoint.anonymous: false)"));
         }
+        String known;
+        try {
+            known = operations.require(operation);
+        } catch (UnknownOperationException ex) {
+            listener.onTokenRefused("operation");
+            return CompletableFuture.failedFuture(ex);
+        }
         return quota.take(caller != null ? caller : "address:" + address)
-                .thenCompose(counted -> tokens.issueAsync(scope, ttl))
+                .thenCompose(counted -> tokens.issueAsync(scope, known, ttl))
                 .thenApply(issued -> new TokenResponse(
                         issued.token(), header, issued.expiresIn().toSeconds()));
     }

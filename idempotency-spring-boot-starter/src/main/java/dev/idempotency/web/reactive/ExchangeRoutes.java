@@ -25,6 +25,11 @@ final class ExchangeRoutes {
                         entry.getValue().getMethod())));
     }
 
+    /** The routes behind {@link #of}, which also name the operations tokens are issued for. */
+    Routes routes() {
+        return routes;
+    }
+
     String of(ServerWebExchange exchange, OperationSpec spec) {
         PathPattern pattern = exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
         return routes.operation(

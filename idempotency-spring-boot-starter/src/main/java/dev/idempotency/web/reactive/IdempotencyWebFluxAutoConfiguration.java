@@ -5,6 +5,7 @@ import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.TokenIssuer;
+import dev.idempotency.internal.http.TokenOperations;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
@@ -104,7 +105,11 @@ public final class IdempotencyWebFluxAutoConfiguration {
         return new ReactiveTokenEndpointRegistrar(
                 operations,
                 mappings,
-                new ReactiveTokenEndpoint(issuer, protection, scopes),
+                new ReactiveTokenEndpoint(
+                        issuer,
+                        protection,
+                        scopes,
+                        new TokenOperations(operations, new ExchangeRoutes(mappings).routes())),
                 token.getEndpoint().getPath(),
                 token.getEndpoint().getEnabled());
     }

@@ -1,6 +1,7 @@
 package dev.idempotency.web.reactive;
 
 import dev.idempotency.internal.http.TokenIssuer;
+import dev.idempotency.internal.http.TokenOperations;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.scope.ReactiveScopeResolver;
 import dev.idempotency.web.TokenResponse;
@@ -22,11 +23,14 @@ final class ReactiveTokenEndpoint {
     private final TokenIssuer issuer;
     private final Protection protection;
     private final ReactiveScopeResolver scopes;
+    private final TokenOperations operations;
 
-    ReactiveTokenEndpoint(TokenIssuer issuer, Protection protection, ReactiveScopeResolver scopes) {
+    ReactiveTokenEndpoint(
+            TokenIssuer issuer, Protection protection, ReactiveScopeResolver scopes, TokenOperations operations) {
         this.issuer = issuer;
         this.protection = protection;
         this.scopes = scopes;
+        this.operations = operations;
     }
 
     @ResponseBody
@@ -39,7 +43,11 @@ final class ReactiveTokenEndpoint {
         return scopes.currentScope()
                 .map(Optional::of)
                 .defaultIfEmpty(Optional.empty())
-                .flatMap(caller -> Mono.defer(() -> Mono.fromFuture(
-                        issuer.issue(caller.orElse(null), protection.scopeOf(caller.orElse(null)), address))));
+                .flatMap(caller -> Mono.defer(() -> Mono.fromFuture(issuer.issue(
+                        caller.orElse(null),
+                        protection.scopeOf(caller.orElse(null)),
+                        address,
+                        exchange.getRequest().getQueryParams().getFirst(TokenOperations.PARAMETER),
+                        operations))));
     }
 }

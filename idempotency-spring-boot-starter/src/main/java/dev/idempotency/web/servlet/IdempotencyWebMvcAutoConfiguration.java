@@ -5,6 +5,7 @@ import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.TokenIssuer;
+import dev.idempotency.internal.http.TokenOperations;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
@@ -105,7 +106,10 @@ public final class IdempotencyWebMvcAutoConfiguration {
         return new TokenEndpointRegistrar(
                 operations,
                 requestMappingHandlerMapping,
-                new TokenEndpoint(issuer, protection),
+                new TokenEndpoint(
+                        issuer,
+                        protection,
+                        new TokenOperations(operations, new RouteOperations(requestMappingHandlerMapping).routes())),
                 token.getEndpoint().getPath(),
                 token.getEndpoint().getEnabled());
     }

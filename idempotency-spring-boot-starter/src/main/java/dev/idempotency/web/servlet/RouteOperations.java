@@ -21,6 +21,11 @@ final class RouteOperations {
                         entry.getValue().getMethod())));
     }
 
+    /** The routes behind {@link #of}, which also name the operations tokens are issued for. */
+    Routes routes() {
+        return routes;
+    }
+
     String of(HttpServletRequest request, OperationSpec spec) {
         Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
         return routes.operation(

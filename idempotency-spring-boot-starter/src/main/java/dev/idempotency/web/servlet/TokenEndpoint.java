@@ -1,6 +1,7 @@
 package dev.idempotency.web.servlet;
 
 import dev.idempotency.internal.http.TokenIssuer;
+import dev.idempotency.internal.http.TokenOperations;
 import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.spi.Futures;
 import dev.idempotency.web.TokenResponse;
@@ -20,16 +21,23 @@ public final class TokenEndpoint {
 
     private final TokenIssuer issuer;
     private final Protection protection;
+    private final TokenOperations operations;
 
-    TokenEndpoint(TokenIssuer issuer, Protection protection) {
+    TokenEndpoint(TokenIssuer issuer, Protection protection, TokenOperations operations) {
         this.issuer = issuer;
         this.protection = protection;
+        this.operations = operations;
     }
 
     @ResponseBody
     @ResponseStatus(HttpStatus.CREATED)
     public TokenResponse issue(HttpServletRequest request) {
         String caller = protection.resolvedScope();
-        return Futures.join(issuer.issue(caller, protection.scopeOf(caller), request.getRemoteAddr()));
+        return Futures.join(issuer.issue(
+                caller,
+                protection.scopeOf(caller),
+                request.getRemoteAddr(),
+                request.getParameter(TokenOperations.PARAMETER),
+                operations));
     }
 }
