@@ -501,6 +501,12 @@ public class IdempotencyProperties implements InitializingBean {
         /** Whether a different payload under the same key is rejected with 422 (REQUEST_ID). */
         private @Nullable Boolean fingerprint;
 
+        /**
+         * The members of a JSON payload that count for the fingerprint, as JSON Pointers such as /amount (the request
+         * body or record value; a bean method's arguments as an array, /0/amount). Empty: the whole payload.
+         */
+        private List<String> fingerprintFields = new ArrayList<>();
+
         /** What happens when Redis fails, for methods of this policy. */
         private @Nullable StoreFailureMode onStoreFailure;
 
@@ -549,6 +555,14 @@ public class IdempotencyProperties implements InitializingBean {
 
         public @Nullable Boolean getFingerprint() {
             return fingerprint;
+        }
+
+        public List<String> getFingerprintFields() {
+            return fingerprintFields;
+        }
+
+        public void setFingerprintFields(List<String> fingerprintFields) {
+            this.fingerprintFields = fingerprintFields;
         }
 
         public void setFingerprint(@Nullable Boolean fingerprint) {

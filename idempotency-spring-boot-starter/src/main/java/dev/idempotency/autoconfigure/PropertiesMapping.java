@@ -2,6 +2,7 @@ package dev.idempotency.autoconfigure;
 
 import dev.idempotency.internal.operation.OperationDefaults;
 import dev.idempotency.internal.operation.OperationDefaults.StrategyDefaults;
+import dev.idempotency.internal.operation.PayloadFields;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -40,6 +41,9 @@ final class PropertiesMapping {
                                 policy.getWait(),
                                 policy.getHeader(),
                                 policy.getFingerprint(),
+                                policy.getFingerprintFields().isEmpty()
+                                        ? null
+                                        : PayloadFields.of(policy.getFingerprintFields()),
                                 policy.getOnStoreFailure() == null
                                         ? null
                                         : policy.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED,

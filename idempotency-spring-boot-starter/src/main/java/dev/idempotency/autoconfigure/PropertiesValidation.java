@@ -1,5 +1,6 @@
 package dev.idempotency.autoconfigure;
 
+import dev.idempotency.internal.operation.PayloadFields;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -50,6 +51,12 @@ final class PropertiesValidation {
             positive(prefix + "ttl", policy.getTtl());
             positive(prefix + "lease", policy.getLease());
             notNegative(prefix + "wait", policy.getWait());
+            try {
+                PayloadFields.of(policy.getFingerprintFields());
+            } catch (IllegalArgumentException ex) {
+                throw new InvalidConfigurationPropertyValueException(
+                        prefix + "fingerprint-fields", policy.getFingerprintFields(), ex.getMessage());
+            }
         });
     }
 

@@ -147,6 +147,17 @@ class MisconfigurationTests {
     }
 
     @Test
+    void fingerprintFieldsThatAreNotJsonPointers() {
+        runner.withPropertyValues("idempotency.policies.amounts.fingerprint-fields=amount")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idempotency.policies.amounts.fingerprint-fields")
+                        .hasMessageContaining("'amount' is not a JSON Pointer; write it as /field"));
+    }
+
+    @Test
     void failureReportNamesTheMethodAndSaysWhatToDo() {
         runner.withBean(UnknownPolicy.class).run(context -> {
             FailureAnalysis analysis = new IdempotencyFailureAnalyzer().analyze(context.getStartupFailure());

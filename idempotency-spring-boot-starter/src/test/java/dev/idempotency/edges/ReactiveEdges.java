@@ -3,10 +3,13 @@ package dev.idempotency.edges;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -110,6 +113,28 @@ public class ReactiveEdges {
         return Mono.fromCallable(() -> {
             work.ran(id);
             return "two";
+        });
+    }
+
+    /** As {@link ServletEdges#pay}. */
+    @PostMapping("/edge/payments/{id}")
+    @Idempotent
+    public Mono<String> pay(
+            @PathVariable String id, @RequestBody Payment payment, @RequestHeader("X-Account") String account) {
+        return Mono.fromCallable(() -> {
+            work.ran(id);
+            return "paid " + payment.amount() + " " + payment.currency() + " from " + account + " #"
+                    + work.executions(id);
+        });
+    }
+
+    /** As {@link ServletEdges#transfer}. */
+    @PostMapping("/edge/transfers/{id}")
+    @Idempotent(policy = "amounts-only")
+    public Mono<String> transfer(@PathVariable String id, @RequestBody Map<String, Object> transfer) {
+        return Mono.fromCallable(() -> {
+            work.ran(id);
+            return "moved " + transfer.get("amount") + " #" + work.executions(id);
         });
     }
 }

@@ -2,10 +2,13 @@ package dev.idempotency.edges;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Spring MVC handlers whose work the test ends. */
@@ -71,5 +74,22 @@ public class ServletEdges {
     public String formTwo(@PathVariable String id) {
         work.ran(id);
         return "two";
+    }
+
+    /** Fingerprinted as received: the body, however it binds, and the {@code X-Account} header. */
+    @PostMapping("/edge/payments/{id}")
+    @Idempotent
+    public String pay(
+            @PathVariable String id, @RequestBody Payment payment, @RequestHeader("X-Account") String account) {
+        work.ran(id);
+        return "paid " + payment.amount() + " " + payment.currency() + " from " + account + " #" + work.executions(id);
+    }
+
+    /** Only {@code /amount} and {@code /currency} of the body count (policy {@code amounts-only}). */
+    @PostMapping("/edge/transfers/{id}")
+    @Idempotent(policy = "amounts-only")
+    public String transfer(@PathVariable String id, @RequestBody Map<String, Object> transfer) {
+        work.ran(id);
+        return "moved " + transfer.get("amount") + " #" + work.executions(id);
     }
 }

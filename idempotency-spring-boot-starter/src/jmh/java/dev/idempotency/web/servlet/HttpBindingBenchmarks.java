@@ -3,8 +3,10 @@ package dev.idempotency.web.servlet;
 import dev.idempotency.internal.http.HandlerMetadata;
 import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldBytes;
+import dev.idempotency.internal.http.ReceivedBody;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.operation.PayloadFields;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -62,6 +64,8 @@ public class HttpBindingBenchmarks {
         call = new WebCallFixture();
         method = call.requestId.method;
         handler = HandlerMetadata.of(method);
+        call.requestId.request.setAttribute(
+                ReceivedBody.ATTRIBUTE, new ReceivedBody(call.bodyJson, MediaType.APPLICATION_JSON));
         replayedHeaders = new ReplayedHeaders(call.properties.getRequestId().getReplayedHeaders());
         maxBytes = call.properties.getRequestId().getMaxResponseSize().toBytes();
         sent.setContentType(MediaType.APPLICATION_JSON_VALUE);
@@ -75,11 +79,18 @@ public class HttpBindingBenchmarks {
         call.close();
     }
 
-    /** Payload fingerprint: path variables, parameters and the {@code @RequestBody} argument as JSON, digested. */
+    /**
+     * Payload fingerprint: path variables, parameters and the body as received (kept by {@code ReceivedBodyAdvice}),
+     * in canonical JSON, digested.
+     */
     @Benchmark
     public String fingerprint() {
         return RequestFingerprint.of(
-                call.requestId.request, handler, call.requestId.invocation.getArguments(), call.jsonMapper);
+                call.requestId.request,
+                handler,
+                call.requestId.invocation.getArguments(),
+                PayloadFields.ALL,
+                call.jsonMapper);
     }
 
     /** Finding the body parameter of a handler method: what the flow's per-method cache saves on every request. */

@@ -1,6 +1,8 @@
 package dev.idempotency.internal.http;
 
+import dev.idempotency.internal.operation.CanonicalJson;
 import dev.idempotency.internal.operation.Fingerprint;
+import dev.idempotency.internal.operation.PayloadFields;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.Comparator;
@@ -12,10 +14,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The payload of an HTTP call, as compared between a request and its retries: path variables, query and form
- * parameters (every value on its own, so {@code ?a=1,2} differs from {@code ?a=1&a=2}), uploaded files (name, file
- * name, size and a digest of the content) and the body as bound to the handler (re-serialized, so equal JSON with
- * other whitespace matches). Spring MVC and WebFlux feed it the same parts in the same order, so a retry that reaches
- * the other stack of a mixed fleet matches.
+ * parameters (every value on its own, so {@code ?a=1,2} differs from {@code ?a=1&a=2}), the headers the handler binds
+ * with {@code @RequestHeader}, uploaded files (name, file name, size and a digest of the content) and the body as
+ * received ({@link ReceivedBody}). Spring MVC and WebFlux feed it the same parts in the same order, so a retry that
+ * reaches the other stack of a mixed fleet matches.
  */
 public final class RequestPayload {
 
@@ -24,39 +26,69 @@ public final class RequestPayload {
     /**
      * The payload's fingerprint.
      *
-     * @param parameters query parameters, then form fields, by name
-     * @param files uploaded files, in any order
-     * @param body the bound body, or {@code null}
+     * @param fields the part of a JSON body that counts
      */
-    public static String fingerprint(
-            Map<String, String> pathVariables,
-            Map<String, ? extends Collection<String>> parameters,
-            List<UploadedFile> files,
-            @Nullable Object body,
-            JsonMapper jsonMapper) {
+    public static String fingerprint(Parts parts, PayloadFields fields, JsonMapper jsonMapper) {
         Fingerprint fingerprint = new Fingerprint();
-        new TreeMap<>(pathVariables)
+        new TreeMap<>(parts.pathVariables())
                 .forEach((name, value) -> fingerprint.add('p', name).add('v', value));
-        new TreeMap<>(parameters).forEach((name, values) -> {
+        new TreeMap<>(parts.parameters()).forEach((name, values) -> {
             fingerprint.add('q', name);
             values.forEach(value -> fingerprint.add('v', value));
         });
-        files.stream()
+        new TreeMap<>(parts.headers()).forEach((name, values) -> {
+            fingerprint.add('h', name);
+            values.forEach(value -> fingerprint.add('v', value));
+        });
+        parts.files().stream()
                 .sorted(Comparator.comparing(UploadedFile::name).thenComparing(UploadedFile::fileName))
                 .forEach(file -> fingerprint
                         .add('f', file.name())
                         .add('n', file.fileName())
                         .add('s', Long.toString(file.size()))
                         .add('d', file.digest()));
-        if (body instanceof byte[] raw) {
-            fingerprint.add('b', raw);
-        } else if (body instanceof CharSequence text) {
-            fingerprint.add('b', text.toString().getBytes(StandardCharsets.UTF_8));
-        } else if (body != null) {
-            fingerprint.add('b', jsonMapper.writeValueAsBytes(body));
+        byte[] body = body(parts, fields, jsonMapper);
+        if (body != null) {
+            fingerprint.add('b', body);
         }
         return fingerprint.digest();
     }
+
+    /**
+     * The body as received; when the handler's converter did not read it (nothing bound it through one), the bound
+     * value, written as JSON by the application's mapper.
+     */
+    private static byte @Nullable [] body(Parts parts, PayloadFields fields, JsonMapper jsonMapper) {
+        if (parts.received() != null && parts.received().bytes().length > 0) {
+            return parts.received().comparable(fields);
+        }
+        Object bound = parts.bound();
+        if (bound instanceof byte[] raw) {
+            return raw;
+        }
+        if (bound instanceof CharSequence text) {
+            return text.toString().getBytes(StandardCharsets.UTF_8);
+        }
+        return bound == null ? null : CanonicalJson.write(fields.select(jsonMapper.valueToTree(bound)));
+    }
+
+    /**
+     * The parts of a call's payload.
+     *
+     * @param pathVariables the route's variables
+     * @param parameters query parameters, then form fields, by name
+     * @param headers the values of the headers the handler binds, by lower-case name
+     * @param files uploaded files, in any order
+     * @param received the body as received, or {@code null} when no converter read it
+     * @param bound the bound body, or {@code null}
+     */
+    public record Parts(
+            Map<String, String> pathVariables,
+            Map<String, ? extends Collection<String>> parameters,
+            Map<String, List<String>> headers,
+            List<UploadedFile> files,
+            @Nullable ReceivedBody received,
+            @Nullable Object bound) {}
 
     /**
      * One uploaded file of a multipart request.

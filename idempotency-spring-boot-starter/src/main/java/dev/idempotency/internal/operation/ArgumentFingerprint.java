@@ -4,12 +4,16 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.util.ClassUtils;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.NullNode;
 
 /**
  * The payload fingerprint of a bean method call: each argument as JSON, with the application's mapper, so that equal
@@ -34,23 +38,25 @@ public final class ArgumentFingerprint {
             "org.apache.kafka.clients.consumer.Consumer");
 
     private final String operation;
+    private final PayloadFields fields;
     private final JsonMapper jsonMapper;
     private final boolean[] leftOut;
     private final Set<Integer> warned = ConcurrentHashMap.newKeySet();
 
-    private ArgumentFingerprint(String operation, JsonMapper jsonMapper, boolean[] leftOut) {
+    private ArgumentFingerprint(String operation, PayloadFields fields, JsonMapper jsonMapper, boolean[] leftOut) {
         this.operation = operation;
+        this.fields = fields;
         this.jsonMapper = jsonMapper;
         this.leftOut = leftOut;
     }
 
-    static ArgumentFingerprint of(Method method, String operation, JsonMapper jsonMapper) {
+    static ArgumentFingerprint of(Method method, String operation, PayloadFields fields, JsonMapper jsonMapper) {
         Class<?>[] types = method.getParameterTypes();
         boolean[] leftOut = new boolean[types.length];
         for (int i = 0; i < types.length; i++) {
             leftOut[i] = isLeftOut(types[i], method.getDeclaringClass().getClassLoader());
         }
-        return new ArgumentFingerprint(operation, jsonMapper, leftOut);
+        return new ArgumentFingerprint(operation, fields, jsonMapper, leftOut);
     }
 
     private static boolean isLeftOut(Class<?> type, @Nullable ClassLoader loader) {
@@ -63,27 +69,48 @@ public final class ArgumentFingerprint {
         return false;
     }
 
-    /** The 22-character fingerprint of {@code arguments}. */
+    /**
+     * The 22-character fingerprint of {@code arguments}: each argument's JSON, or with {@code fingerprint-fields} the
+     * selected members of the arguments as one array, in canonical form.
+     */
     public String digest(@Nullable Object[] arguments) {
         Fingerprint fingerprint = new Fingerprint();
-        for (int i = 0; i < arguments.length; i++) {
-            if (i < leftOut.length && leftOut[i]) {
-                fingerprint.add('-', new byte[0]);
-                continue;
+        if (!fields.selectsAll()) {
+            ArrayNode all = JsonNodeFactory.instance.arrayNode();
+            for (int i = 0; i < arguments.length; i++) {
+                Object argument = arguments[i];
+                all.add(written(i, () -> jsonMapper.valueToTree(argument), NullNode.getInstance()));
             }
-            try {
-                fingerprint.add('a', jsonMapper.writeValueAsBytes(arguments[i]));
-            } catch (JacksonException ex) {
-                if (warned.add(i)) {
-                    log.warn(
-                            "Argument {} of {} cannot be written as JSON; it is left out of the payload fingerprint: {}",
-                            i,
-                            operation,
-                            ex.getOriginalMessage());
-                }
+            return fingerprint.add('s', CanonicalJson.write(fields.select(all))).digest();
+        }
+        for (int i = 0; i < arguments.length; i++) {
+            Object argument = arguments[i];
+            byte[] json = written(i, () -> jsonMapper.writeValueAsBytes(argument), null);
+            if (json == null) {
                 fingerprint.add('-', new byte[0]);
+            } else {
+                fingerprint.add('a', json);
             }
         }
         return fingerprint.digest();
+    }
+
+    /** Argument {@code i} as {@code writer} writes it, or {@code leftOut} for one left out or that cannot be written. */
+    private <T> @Nullable T written(int i, Supplier<T> writer, @Nullable T leftOut) {
+        if (i < this.leftOut.length && this.leftOut[i]) {
+            return leftOut;
+        }
+        try {
+            return writer.get();
+        } catch (JacksonException ex) {
+            if (warned.add(i)) {
+                log.warn(
+                        "Argument {} of {} cannot be written as JSON; it is left out of the payload fingerprint: {}",
+                        i,
+                        operation,
+                        ex.getOriginalMessage());
+            }
+            return leftOut;
+        }
     }
 }

@@ -41,9 +41,10 @@ public record OperationDefaults(
             @Nullable Duration maxWait,
             @Nullable String header,
             @Nullable Boolean fingerprint,
+            @Nullable PayloadFields fingerprintFields,
             @Nullable Boolean proceedOnStoreFailure,
             @Nullable Set<ReleaseOutcome> releaseOn) {
 
-        static final Policy NONE = new Policy(null, null, null, null, null, null, null);
+        static final Policy NONE = new Policy(null, null, null, null, null, null, null, null);
     }
 }

@@ -75,6 +75,7 @@ public final class OperationResolver {
         boolean explicitId = !annotation.operation().isBlank();
         String id = explicitId ? annotation.operation().trim() : signature(targetClass, method);
         String name = targetClass.getSimpleName() + "#" + method.getName();
+        PayloadFields fields = policy.fingerprintFields() != null ? policy.fingerprintFields() : PayloadFields.ALL;
         return new OperationSpec(
                 method,
                 targetClass,
@@ -88,12 +89,13 @@ public final class OperationResolver {
                 positive("lease", policy.lease() != null ? policy.lease() : base.lease()),
                 notNegative("wait", policy.maxWait() != null ? policy.maxWait() : base.maxWait()),
                 policy.fingerprint() != null ? policy.fingerprint() : base.fingerprint(),
+                fields,
                 policy.proceedOnStoreFailure() != null
                         ? policy.proceedOnStoreFailure()
                         : defaults.proceedOnStoreFailure(),
                 Set.copyOf(policy.releaseOn() != null ? policy.releaseOn() : defaults.releaseOn()),
                 annotation.policy(),
-                beanCall(method, id, strategy));
+                beanCall(method, id, strategy, fields));
     }
 
     private Duration ttl(
@@ -112,7 +114,7 @@ public final class OperationResolver {
     }
 
     /** How calls outside HTTP run: the flow of the return type, and a codec for the value it produces. */
-    private OperationSpec.BeanCall beanCall(Method method, String id, Strategy strategy) {
+    private OperationSpec.BeanCall beanCall(Method method, String id, Strategy strategy, PayloadFields fields) {
         ReturnTypeFlow special = returnTypeFlows.stream()
                 .filter(flow -> flow.supports(method.getReturnType()))
                 .findFirst()
@@ -123,7 +125,9 @@ public final class OperationResolver {
             ResultTypes.requireDecodable(jsonMapper.constructType(valueType));
         }
         return new OperationSpec.BeanCall(
-                special != null ? special.flow() : blockingFlow, codec, ArgumentFingerprint.of(method, id, jsonMapper));
+                special != null ? special.flow() : blockingFlow,
+                codec,
+                ArgumentFingerprint.of(method, id, fields, jsonMapper));
     }
 
     /** A handler's replay is its HTTP response; only results of other methods must be decoded to their type. */

@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param lease claim or lock lease
  * @param maxWait how long a duplicate or a lock caller waits
  * @param fingerprint whether payloads are compared ({@code REQUEST_ID})
+ * @param fingerprintFields the part of a JSON payload that is compared
  * @param proceedOnStoreFailure whether the method runs unprotected when Redis fails
  * @param releaseOn the HTTP outcomes that release a {@code REQUEST_ID} claim instead of storing the response
  * @param policy the policy name, empty when none
@@ -42,6 +43,7 @@ public record OperationSpec(
         Duration lease,
         Duration maxWait,
         boolean fingerprint,
+        PayloadFields fingerprintFields,
         boolean proceedOnStoreFailure,
         Set<ReleaseOutcome> releaseOn,
         String policy,

@@ -1,13 +1,16 @@
 package dev.idempotency.web.reactive;
 
 import dev.idempotency.internal.http.HandlerMetadata;
+import dev.idempotency.internal.http.ReceivedBody;
 import dev.idempotency.internal.http.RequestPayload;
+import dev.idempotency.internal.operation.PayloadFields;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -15,6 +18,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.codec.multipart.FilePart;
 import org.springframework.http.codec.multipart.FormFieldPart;
 import org.springframework.http.codec.multipart.Part;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
@@ -24,35 +28,46 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@link RequestPayload} of a WebFlux exchange: the same parts as on Spring MVC, read without blocking (form data
- * and multipart parts are cached by the exchange, so the handler still reads them). A body bound as a publisher
- * ({@code @RequestBody Mono<Order>}) is the handler's to read, and is not part of the fingerprint.
+ * and multipart parts are cached by the exchange, so the handler still reads them). The body as received is kept by
+ * {@link ReceivedBodyRequest} while the decoder reads it. A body bound as a publisher ({@code @RequestBody Mono<Order>})
+ * is the handler's to read, and is not part of the fingerprint.
  */
 final class ExchangePayload {
 
     private ExchangePayload() {}
 
     static Mono<String> fingerprint(
-            ServerWebExchange exchange, HandlerMetadata handler, @Nullable Object[] arguments, JsonMapper jsonMapper) {
+            ServerWebExchange exchange,
+            HandlerMetadata handler,
+            @Nullable Object[] arguments,
+            PayloadFields fields,
+            JsonMapper jsonMapper) {
+        ServerHttpRequest request = exchange.getRequest();
         Map<String, String> pathVariables =
                 exchange.getAttributeOrDefault(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE, Map.of());
         Object body = handler.body(arguments);
         Object bound = body instanceof Publisher<?> ? null : body;
+        ReceivedBody received = exchange.getAttribute(ReceivedBody.ATTRIBUTE);
         Map<String, List<String>> parameters = new LinkedHashMap<>();
-        exchange.getRequest().getQueryParams().forEach((name, values) -> parameters.put(name, new ArrayList<>(values)));
-        MediaType contentType = exchange.getRequest().getHeaders().getContentType();
+        request.getQueryParams().forEach((name, values) -> parameters.put(name, new ArrayList<>(values)));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        handler.headers().forEach(name -> headers.put(name, request.getHeaders().getValuesAsList(name)));
+        MediaType contentType = request.getHeaders().getContentType();
+        Function<List<RequestPayload.UploadedFile>, String> digest = files -> RequestPayload.fingerprint(
+                new RequestPayload.Parts(pathVariables, parameters, headers, files, received, bound),
+                fields,
+                jsonMapper);
         if (MediaType.APPLICATION_FORM_URLENCODED.isCompatibleWith(contentType)) {
             return exchange.getFormData().map(form -> {
                 addAll(parameters, form);
-                return RequestPayload.fingerprint(pathVariables, parameters, List.of(), bound, jsonMapper);
+                return digest.apply(List.of());
             });
         }
         if (MediaType.MULTIPART_FORM_DATA.isCompatibleWith(contentType)) {
             return exchange.getMultipartData()
-                    .flatMap(parts -> files(parts, parameters)
-                            .map(files ->
-                                    RequestPayload.fingerprint(pathVariables, parameters, files, bound, jsonMapper)));
+                    .flatMap(parts -> files(parts, parameters).map(digest));
         }
-        return Mono.just(RequestPayload.fingerprint(pathVariables, parameters, List.of(), bound, jsonMapper));
+        return Mono.just(digest.apply(List.of()));
     }
 
     private static void addAll(Map<String, List<String>> parameters, MultiValueMap<String, String> values) {

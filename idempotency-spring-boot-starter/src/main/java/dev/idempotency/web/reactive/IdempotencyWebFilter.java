@@ -14,7 +14,8 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Gives every exchange an {@link ExchangeState} in its Reactor context, and its response a {@link RecordingResponse}.
+ * Gives every exchange an {@link ExchangeState} in its Reactor context, its request a {@link ReceivedBodyRequest} and
+ * its response a {@link RecordingResponse}.
  * The innermost filter, so that filters which transform responses run around it both when a response is stored and
  * when it is replayed. After the handler: a duplicate whose handler wrote nothing gets the stored response now, and a
  * held call whose handler wrote no body ({@code Mono<Void>}) is settled. An error of a held call that no
@@ -56,6 +57,7 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
             ExchangeState state = new ExchangeState(replayedHeaders, maxResponseBytes, budget, operations, context);
             ServerHttpResponse response = exchange.getResponse();
             ServerWebExchange recorded = exchange.mutate()
+                    .request(new ReceivedBodyRequest(exchange.getRequest(), exchange.getAttributes(), operations))
                     .response(new RecordingResponse(response, state))
                     .build();
             state.attach(recorded);

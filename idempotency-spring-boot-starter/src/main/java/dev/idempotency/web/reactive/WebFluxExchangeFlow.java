@@ -141,6 +141,7 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
                         exchange,
                         handlers.computeIfAbsent(spec.method(), HandlerMetadata::of),
                         call.invocation().getArguments(),
+                        spec.fingerprintFields(),
                         jsonMapper)
                 : Mono.just("");
         return Mono.zip(scope, fingerprint)

@@ -61,6 +61,12 @@ public final class IdempotencyWebMvcAutoConfiguration {
         return new ExchangeEnd();
     }
 
+    /** Keeps the body of a fingerprinted call as received, for its fingerprint. */
+    @Bean
+    ReceivedBodyAdvice idempotencyReceivedBodyAdvice(OperationRegistry operations) {
+        return new ReceivedBodyAdvice(operations);
+    }
+
     @Bean
     ExceptionRecorder idempotencyExceptionRecorder() {
         return new ExceptionRecorder();

@@ -1,7 +1,9 @@
 package dev.idempotency.web.servlet;
 
 import dev.idempotency.internal.http.HandlerMetadata;
+import dev.idempotency.internal.http.ReceivedBody;
 import dev.idempotency.internal.http.RequestPayload;
+import dev.idempotency.internal.operation.PayloadFields;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.Part;
@@ -12,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,15 +29,29 @@ final class RequestFingerprint {
     private RequestFingerprint() {}
 
     static String of(
-            HttpServletRequest request, HandlerMetadata handler, @Nullable Object[] arguments, JsonMapper jsonMapper) {
+            HttpServletRequest request,
+            HandlerMetadata handler,
+            @Nullable Object[] arguments,
+            PayloadFields fields,
+            JsonMapper jsonMapper) {
         Map<String, String> pathVariables = new LinkedHashMap<>();
         if (request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> variables) {
             variables.forEach((name, value) -> pathVariables.put(String.valueOf(name), String.valueOf(value)));
         }
         Map<String, List<String>> parameters = new LinkedHashMap<>();
         request.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        handler.headers().forEach(name -> headers.put(name, Collections.list(request.getHeaders(name))));
         return RequestPayload.fingerprint(
-                pathVariables, parameters, files(request), handler.body(arguments), jsonMapper);
+                new RequestPayload.Parts(
+                        pathVariables,
+                        parameters,
+                        headers,
+                        files(request),
+                        (ReceivedBody) request.getAttribute(ReceivedBody.ATTRIBUTE),
+                        handler.body(arguments)),
+                fields,
+                jsonMapper);
     }
 
     /** The uploaded files of a multipart request (its text fields are parameters already). */

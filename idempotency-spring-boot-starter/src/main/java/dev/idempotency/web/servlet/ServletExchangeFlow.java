@@ -63,7 +63,7 @@ final class ServletExchangeFlow {
                     request::getHeader,
                     spec.explicitId() ? spec.id() : routes.of(request, spec),
                     () -> RequestFingerprint.of(
-                            request, handler, call.invocation().getArguments(), jsonMapper));
+                            request, handler, call.invocation().getArguments(), spec.fingerprintFields(), jsonMapper));
             StrategyRunner.Admitted<StoredResponse> admitted =
                     StrategyRunner.admit(() -> call.strategy().admit(protectedCall), StoredResponse::decode);
             if (admitted.isReplay()) {

@@ -1,0 +1,34 @@
+package dev.idempotency.internal.http;
+
+import dev.idempotency.internal.operation.CanonicalJson;
+import dev.idempotency.internal.operation.PayloadFields;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A request body as the client sent it, kept while the handler's message converter (Spring MVC) or decoder (WebFlux)
+ * reads it, for the payload fingerprint: nothing the application's mapper does (ignored, write-only or unknown
+ * properties, defaults) changes it. A JSON body is compared in {@link CanonicalJson canonical form}, or only the
+ * members an operation selects ({@link PayloadFields}); any other body, and JSON that does not parse, byte for byte.
+ *
+ * @param bytes the body's bytes
+ * @param contentType its declared media type, if any
+ */
+public record ReceivedBody(byte[] bytes, @Nullable MediaType contentType) {
+
+    /** The request attribute (Spring MVC) or exchange attribute (WebFlux) that holds the body of a protected call. */
+    public static final String ATTRIBUTE = ReceivedBody.class.getName();
+
+    /** The bytes the fingerprint digests. */
+    public byte[] comparable(PayloadFields fields) {
+        JsonNode tree = isJson(contentType) ? CanonicalJson.parse(bytes) : null;
+        return tree == null ? bytes : CanonicalJson.write(fields.select(tree));
+    }
+
+    private static boolean isJson(@Nullable MediaType contentType) {
+        return contentType != null
+                && (MediaType.APPLICATION_JSON.isCompatibleWith(contentType)
+                        || contentType.getSubtype().endsWith("+json"));
+    }
+}
