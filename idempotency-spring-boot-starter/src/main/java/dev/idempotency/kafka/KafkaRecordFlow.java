@@ -43,7 +43,7 @@ final class KafkaRecordFlow {
                 keys.header(),
                 name -> RecordKeys.value(record, name),
                 call.spec().id(),
-                () -> payload.fingerprint(record),
+                () -> payload.fingerprint(record, call.spec().fingerprintFields()),
                 Map.of(RECORD_VARIABLE, record));
     }
 

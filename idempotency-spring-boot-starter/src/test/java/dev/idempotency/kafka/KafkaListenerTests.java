@@ -145,6 +145,28 @@ class KafkaListenerTests extends KafkaTest {
     }
 
     @Test
+    void fingerprintFieldsPickTheMembersOfARecordValueThatCount() throws Exception {
+        String key = unique("key");
+        String first = "{\"amount\":5,\"currency\":\"EUR\",\"memo\":\"" + unique("rent") + "\"}";
+        String otherMemo = first.replace("rent", "rent again");
+        String otherAmount = first.replace("5", "6");
+        // One partition, in order: the first record is the one that runs.
+        send("transfers", null, "customer-7", key, first);
+        send("transfers", null, "customer-7", key, otherMemo);
+        send("transfers", null, "customer-7", key, otherAmount);
+
+        await(
+                "the last record handled",
+                () -> deliveries.failed("transfers", otherAmount, PayloadMismatchException.class) == 1);
+        assertThat(deliveries.succeeded("transfers", otherMemo))
+                .as("a duplicate: only the memo differs")
+                .isEqualTo(1);
+        assertThat(orders.executions().of(first)).isEqualTo(1);
+        assertThat(orders.executions().of(otherMemo)).isZero();
+        assertThat(orders.executions().of(otherAmount)).isZero();
+    }
+
+    @Test
     void recordsWithAUsedOrUnknownTokenAreNotRedelivered() throws Exception {
         // A TOKEN listener finds its token where the others find their key: in the idempotency.kafka.header header.
         String token = tokens.issue("", "notices", Duration.ofMinutes(5)).token();

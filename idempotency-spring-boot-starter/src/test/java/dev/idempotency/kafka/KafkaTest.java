@@ -56,6 +56,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "flaky",
             "keyed",
             "notices",
+            "transfers",
             "quotes",
             "quote-replies",
             "slow",

@@ -53,6 +53,13 @@ class OrderListeners {
         executions.increment(event);
     }
 
+    /** Only the amount of a transfer counts for its fingerprint (policy {@code amounts-only}). */
+    @KafkaListener(id = "transfers", topics = "transfers")
+    @Idempotent(policy = "amounts-only")
+    public void transfer(String transfer) {
+        executions.increment(transfer);
+    }
+
     /** A one-time token, in the record's key header, guards the notice. */
     @KafkaListener(id = "notices", topics = "notices")
     @Idempotent(strategy = Strategy.TOKEN, operation = "notices")
