@@ -59,8 +59,9 @@ public final class StrategyRunner {
     }
 
     /**
-     * Admits a call and decodes a replay with {@code decode}. A stored result that cannot be decoded is discarded and
-     * the call admitted again, so it runs, rather than failing every duplicate for the whole TTL.
+     * Admits a call and decodes a replay with {@code decode}. A stored result that cannot be decoded is handed to the
+     * replay's {@code discard}: it fails the call ({@link dev.idempotency.UndecodableResultException}), or discards
+     * the result and the call is admitted again, so that it runs.
      */
     public static <T> Admitted<T> admit(Supplier<Admission> admission, Function<byte[], T> decode) {
         // Not a join of admitAsync: a second, blocking admission must not run on the thread that completes a discard.

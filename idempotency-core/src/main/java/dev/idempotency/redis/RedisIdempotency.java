@@ -9,6 +9,7 @@ import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.requestid.RequestIdExecutor;
+import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.token.TokenExecutor;
@@ -49,7 +50,8 @@ public final class RedisIdempotency implements AutoCloseable {
                 ? null
                 : new ReplicaConfirmations(redis, builder.waitForReplicas, builder.waitForReplicasTimeout, scheduling);
         this.keys = new RedisKeys(builder.keyPrefix, builder.namespace);
-        this.requestIds = new RequestIdExecutor(redis, keys, renewer, scheduling, builder.maxResultSize, confirmations);
+        this.requestIds = new RequestIdExecutor(
+                redis, keys, renewer, scheduling, builder.maxResultSize, confirmations, builder.undecodableResults);
         this.tokens = new TokenExecutor(redis, keys, confirmations);
         this.locks = new LeaseLockManager(redis, keys, renewer, scheduling, confirmations);
     }
@@ -114,6 +116,7 @@ public final class RedisIdempotency implements AutoCloseable {
         private @Nullable TaskScheduler scheduler;
         private boolean virtualThreads;
         private long maxResultSize = 1024 * 1024;
+        private UndecodableResults undecodableResults = UndecodableResults.FAIL;
         private int waitForReplicas;
         private Duration waitForReplicasTimeout = Duration.ofMillis(200);
 
@@ -161,6 +164,16 @@ public final class RedisIdempotency implements AutoCloseable {
          */
         public Builder virtualThreads(boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        /**
+         * What a duplicate gets when the stored result of its key cannot be decoded: {@link UndecodableResults#FAIL}
+         * (the default) or {@link UndecodableResults#RERUN}.
+         */
+        public Builder undecodableResults(UndecodableResults undecodableResults) {
+            Assert.notNull(undecodableResults, "undecodableResults must not be null");
+            this.undecodableResults = undecodableResults;
             return this;
         }
 

@@ -5,6 +5,7 @@ import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.Strategy;
+import dev.idempotency.UndecodableResultException;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.StrategyRunner;
@@ -49,12 +50,14 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
     private final LeaseRenewer renewer;
     private final Scheduling scheduling;
     private final long maxResultSize;
+    private final UndecodableResults undecodableResults;
 
     /**
      * @param maxResultSize largest encoded result stored, in bytes; a larger result is handed to its caller but not
      *     stored, which keeps Redis memory bounded: the key is completed without it, and duplicates get a
      *     {@link ResultNotStoredException} instead of a second execution
      * @param confirmations with wait-for-replicas, where claims and completions wait for replicas; else {@code null}
+     * @param undecodableResults what a duplicate gets when the stored result cannot be decoded
      */
     public RequestIdExecutor(
             RedisGateway redis,
@@ -62,8 +65,17 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
             LeaseRenewer renewer,
             Scheduling scheduling,
             long maxResultSize,
-            @Nullable ReplicaConfirmations confirmations) {
-        this(redis, keys, renewer, scheduling, maxResultSize, confirmations, RequestIdStore.ClaimCommand.AUTO);
+            @Nullable ReplicaConfirmations confirmations,
+            UndecodableResults undecodableResults) {
+        this(
+                redis,
+                keys,
+                renewer,
+                scheduling,
+                maxResultSize,
+                confirmations,
+                RequestIdStore.ClaimCommand.AUTO,
+                undecodableResults);
     }
 
     RequestIdExecutor(
@@ -73,7 +85,8 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
             Scheduling scheduling,
             long maxResultSize,
             @Nullable ReplicaConfirmations confirmations,
-            RequestIdStore.ClaimCommand claims) {
+            RequestIdStore.ClaimCommand claims,
+            UndecodableResults undecodableResults) {
         Assert.notNull(redis, "redis must not be null");
         Assert.notNull(keys, "keys must not be null");
         Assert.isTrue(maxResultSize > 0, "maxResultSize must be positive");
@@ -83,6 +96,7 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
         this.renewer = renewer;
         this.scheduling = scheduling;
         this.maxResultSize = maxResultSize;
+        this.undecodableResults = undecodableResults;
     }
 
     @Override
@@ -171,7 +185,7 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
             }
             if (outcome instanceof ClaimOutcome.Replay replay) {
                 return CompletableFuture.completedFuture(
-                        new Admission.Replay(replay.result(), () -> discard(recordKey, replay.value())));
+                        new Admission.Replay(replay.result(), () -> undecodable(recordKey, replay.value())));
             }
             if (outcome instanceof ClaimOutcome.NotKept) {
                 return CompletableFuture.failedFuture(new ResultNotStoredException(
@@ -192,9 +206,22 @@ public final class RequestIdExecutor implements IdempotencyStrategy {
         });
     }
 
-    private CompletableFuture<Void> discard(String recordKey, byte[] value) {
-        log.error("The stored result of {} cannot be decoded; discarding it, so the work runs again", recordKey);
+    /**
+     * A stored result that cannot be decoded: by default the duplicate fails, as the work must not run twice; with
+     * {@link UndecodableResults#RERUN} the result is discarded so that the next admission runs the work again.
+     */
+    private CompletableFuture<Void> undecodable(String recordKey, byte[] value) {
         listener.onUndecodableResult();
+        if (undecodableResults == UndecodableResults.FAIL) {
+            log.error(
+                    "The stored result of {} cannot be decoded (did its type change?); the work ran once and is not"
+                            + " run again. Delete the record to run it again, or allow re-running with"
+                            + " idempotency.request-id.undecodable-results: rerun",
+                    recordKey);
+            return CompletableFuture.failedFuture(new UndecodableResultException(
+                    "This request ran, but its stored result cannot be read by this version of the service"));
+        }
+        log.error("The stored result of {} cannot be decoded; discarding it, so the work runs again", recordKey);
         return store.discard(recordKey, value).thenApply(discarded -> null);
     }
 }

@@ -13,8 +13,9 @@ public sealed interface Admission {
      * An earlier execution completed; {@code result} is what it stored and the work does not run.
      *
      * @param result the stored bytes, as the earlier execution's codec encoded them
-     * @param discard removes this stored result (for a result that cannot be decoded), so that the next admission
-     *     runs the work again
+     * @param discard handles a stored result that cannot be decoded: removes it, so that the next admission runs the
+     *     work again, or fails with {@link dev.idempotency.UndecodableResultException} when the work must not run
+     *     again
      */
     record Replay(byte[] result, Supplier<CompletableFuture<Void>> discard) implements Admission {}
 }

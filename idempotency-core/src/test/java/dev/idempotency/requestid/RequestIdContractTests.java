@@ -8,6 +8,7 @@ import dev.idempotency.PayloadMismatchException;
 import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.Strategy;
+import dev.idempotency.UndecodableResultException;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.support.RedisContract;
@@ -59,7 +60,11 @@ class RequestIdContractTests extends RedisContract {
     }
 
     private RequestIdExecutor executor(long maxResultSize) {
-        return new RequestIdExecutor(redis, keys, renewer, scheduling, maxResultSize, null, claims);
+        return executor(maxResultSize, UndecodableResults.FAIL);
+    }
+
+    private RequestIdExecutor executor(long maxResultSize, UndecodableResults undecodableResults) {
+        return new RequestIdExecutor(redis, keys, renewer, scheduling, maxResultSize, null, claims, undecodableResults);
     }
 
     private ClaimOutcome claim(String key, String fingerprint, Duration lease) {
@@ -141,6 +146,35 @@ class RequestIdContractTests extends RedisContract {
         assertThat(first).isEqualTo("run-1");
         assertThat(second).isEqualTo("run-1");
         assertThat(runs).hasValue(1);
+    }
+
+    /** After a deploy changed the result's type: the duplicate fails, never runs the work again, unless allowed. */
+    @Test
+    void aStoredResultThatCannotBeDecodedFailsTheDuplicateOrRunsAgainWhenAllowed() {
+        RequestIdCall call = call(newKey(), Duration.ZERO);
+        AtomicInteger runs = new AtomicInteger();
+        executor.execute(call, () -> "run-" + runs.incrementAndGet(), ResultCodec.utf8());
+        ResultCodec<Integer> changedType = new ResultCodec<>() {
+            @Override
+            public byte[] encode(Integer result) {
+                return bytes(result.toString());
+            }
+
+            @Override
+            public Integer decode(byte[] stored) {
+                return Integer.valueOf(new String(stored, StandardCharsets.UTF_8));
+            }
+        };
+        assertThatThrownBy(() -> executor.execute(call, runs::incrementAndGet, changedType))
+                .isInstanceOf(UndecodableResultException.class);
+        assertThatThrownBy(() -> executor.execute(call, runs::incrementAndGet, changedType))
+                .as("the record stays: every duplicate is told")
+                .isInstanceOf(UndecodableResultException.class);
+        assertThat(runs).hasValue(1);
+
+        RequestIdExecutor rerunning = executor(Long.MAX_VALUE, UndecodableResults.RERUN);
+        assertThat(rerunning.execute(call, () -> 42, changedType)).isEqualTo(42);
+        assertThat(rerunning.execute(call, () -> 43, changedType)).isEqualTo(42);
     }
 
     @Test

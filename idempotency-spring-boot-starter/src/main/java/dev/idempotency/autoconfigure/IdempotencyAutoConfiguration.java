@@ -75,6 +75,7 @@ public final class IdempotencyAutoConfiguration {
                 .namespace(Namespace.resolve(properties, environment))
                 .listener(StoreListeners.composite(listeners.orderedStream().toList()))
                 .maxResultSize(properties.getRequestId().getMaxResponseSize().toBytes())
+                .undecodableResults(properties.getRequestId().getUndecodableResults())
                 .waitForReplicas(
                         properties.getRedis().getWaitForReplicas(),
                         properties.getRedis().getWaitForReplicasTimeout())

@@ -1,6 +1,7 @@
 package dev.idempotency.autoconfigure;
 
 import dev.idempotency.aop.IdempotencyAdvisor;
+import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.web.ReleaseOutcome;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -214,8 +215,25 @@ public class IdempotencyProperties implements InitializingBean {
         /** Whether the same key with a different payload is rejected with 422. */
         private boolean fingerprint = true;
 
-        /** Largest response stored for replay; a larger one is returned but not stored (its claim is released). */
+        /**
+         * Largest response stored for replay; a larger one is returned but not stored, and duplicates get 409
+         * result-not-stored instead of a second execution.
+         */
         private DataSize maxResponseSize = DataSize.ofMegabytes(1);
+
+        /**
+         * What a duplicate gets when the stored result cannot be decoded (a deploy changed its type): fail (409
+         * result-not-stored, the work is not run again) or rerun (the result is discarded and the work runs again).
+         */
+        private UndecodableResults undecodableResults = UndecodableResults.FAIL;
+
+        public UndecodableResults getUndecodableResults() {
+            return undecodableResults;
+        }
+
+        public void setUndecodableResults(UndecodableResults undecodableResults) {
+            this.undecodableResults = undecodableResults;
+        }
 
         /**
          * Response headers a replay repeats besides Content-Type, Location and ETag; credentials and hop-by-hop headers

@@ -33,6 +33,11 @@ public class EdgeApplication {
         return new Work();
     }
 
+    @Bean
+    Quotes quotes() {
+        return new Quotes();
+    }
+
     /** Counts the outcomes of protected calls ({@code idempotency.requests}). */
     @Bean
     MeterRegistry meterRegistry() {

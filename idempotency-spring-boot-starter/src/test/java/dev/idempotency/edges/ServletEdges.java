@@ -16,9 +16,17 @@ import org.springframework.web.bind.annotation.RestController;
 public class ServletEdges {
 
     private final Work work;
+    private final Quotes quotes;
 
-    public ServletEdges(Work work) {
+    public ServletEdges(Work work, Quotes quotes) {
         this.work = work;
+        this.quotes = quotes;
+    }
+
+    /** Not protected itself: answers what the protected bean method answers, or its problem. */
+    @PostMapping("/edge/quotes/{id}")
+    public Quotes.Quote quote(@PathVariable String id) {
+        return quotes.quote(id);
     }
 
     @PostMapping("/edge/orders/{id}")
