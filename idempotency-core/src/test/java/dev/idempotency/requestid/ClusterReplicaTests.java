@@ -33,8 +33,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * wait-for-replicas on Redis Cluster: a claim or a lock is confirmed only by the replicas of the master that owns its
- * key, whatever the other connections did before, and a shard whose replicas lag holds up only its own keys.
+ * wait-for-replicas on Redis Cluster: a claim or a lock is confirmed only by the replicas of the master that holds its
+ * key, whatever the other connections did before and while its slot migrates, and a shard whose replicas lag holds
+ * up only its own keys.
  */
 @RealRedis
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -135,6 +136,124 @@ class ClusterReplicaTests {
         }
         heldUp.forEach(claim -> assertThat(Futures.join(claim)).isInstanceOf(ClaimOutcome.Acquired.class));
         confirmations.close();
+    }
+
+    /**
+     * A slot moves from master A to master B mid-traffic ({@code CLUSTER SETSLOT ... IMPORTING/MIGRATING},
+     * {@code MIGRATE}, {@code SETSLOT ... NODE}). While it moves, a new key is written on B (A answers {@code ASK}) and
+     * only B's replica can confirm it: with B's replica frozen it is refused although A's replica is healthy, and with
+     * A's replica frozen it is confirmed by B's. Once the slot is B's, the stale view meets {@code MOVED} and the same
+     * holds.
+     */
+    @Test
+    void confirmationsComeFromTheNodeThatHoldsTheKeyWhileItsSlotMigrates(
+            @Dedicated(clusterReplicas = 1) RedisCluster cluster) {
+        LettuceConnectionFactory factory = cluster.newConnectionFactory();
+        RedisGateway redis = new RedisGateway(factory, StoreListener.NONE);
+        ReplicaConfirmations confirmations = new ReplicaConfirmations(redis, 1, WAIT, scheduling);
+        RequestIdStore store = new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
+        RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
+        List<String> inSlot = keysOfOneSlot(client, 6);
+        int slot = SlotHash.getSlot(inSlot.get(0).getBytes(StandardCharsets.UTF_8));
+        RedisServer source = masterOn(cluster, ownerPort(client, inSlot.get(0)));
+        RedisServer target = cluster.masters().stream()
+                .filter(node -> !node.equals(source))
+                .findFirst()
+                .orElseThrow();
+        RedisGateway sourceAdmin = admin(source);
+        RedisGateway targetAdmin = admin(target);
+        String sourceId = Futures.join(sourceAdmin.call("myid", commands -> commands.clusterMyId()));
+        String targetId = Futures.join(targetAdmin.call("myid", commands -> commands.clusterMyId()));
+        assertThat(claim(store, inSlot.get(0))).isInstanceOf(ClaimOutcome.Acquired.class); // stays on A for now
+
+        Futures.join(targetAdmin.call("importing", commands -> commands.clusterSetSlotImporting(slot, sourceId)));
+        Futures.join(sourceAdmin.call("migrating", commands -> commands.clusterSetSlotMigrating(slot, targetId)));
+        paused(
+                replicaOf(cluster, source),
+                () -> assertThat(claim(store, inSlot.get(1)))
+                        .as("a new key while the slot migrates, confirmed by the importing node's replica")
+                        .isInstanceOf(ClaimOutcome.Acquired.class));
+        assertThat(keysIn(targetAdmin, slot)).contains(inSlot.get(1));
+        paused(
+                replicaOf(cluster, target),
+                () -> assertThatThrownBy(() -> claim(store, inSlot.get(2)))
+                        .as("a new key while the slot migrates, with the importing node's replica frozen")
+                        .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                        .hasMessageContaining("0 of 1 required replicas"));
+        assertThat(claim(store, inSlot.get(0)))
+                .as("a key still on the migrating node is answered there")
+                .isInstanceOf(ClaimOutcome.InProgress.class);
+
+        List<byte[]> left = keysIn(sourceAdmin, slot).stream()
+                .map(key -> key.getBytes(StandardCharsets.UTF_8))
+                .toList();
+        Futures.join(sourceAdmin.call(
+                "migrate",
+                commands -> commands.migrate(
+                        target.host(), target.port(), 0, 5_000, io.lettuce.core.MigrateArgs.Builder.keys(left))));
+        for (RedisGateway node : List.of(targetAdmin, sourceAdmin)) {
+            Futures.join(node.call("node", commands -> commands.clusterSetSlotNode(slot, targetId)));
+        }
+        paused(
+                replicaOf(cluster, target),
+                () -> assertThatThrownBy(() -> claim(store, inSlot.get(3)))
+                        .as("a new key once the slot moved, with its new owner's replica frozen")
+                        .isInstanceOf(IdempotencyStoreUnavailableException.class));
+        paused(
+                replicaOf(cluster, source),
+                () -> assertThat(claim(store, inSlot.get(4)))
+                        .as("a new key once the slot moved, confirmed by its new owner's replica")
+                        .isInstanceOf(ClaimOutcome.Acquired.class));
+        assertThat(claim(store, inSlot.get(0)))
+                .as("the migrated claim is still in progress on its new owner")
+                .isInstanceOf(ClaimOutcome.InProgress.class);
+        assertThat(keysIn(targetAdmin, slot)).contains(inSlot.get(0), inSlot.get(4));
+        confirmations.close();
+    }
+
+    /** {@code count} record keys that hash to one slot. */
+    private List<String> keysOfOneSlot(RedisClusterClient client, int count) {
+        String first = keys.requestId("", "op", "slot-0");
+        int slot = SlotHash.getSlot(first.getBytes(StandardCharsets.UTF_8));
+        List<String> found = new ArrayList<>(List.of(first));
+        for (int i = 1; found.size() < count; i++) {
+            String key = keys.requestId("", "op", "slot-" + i);
+            if (SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8)) == slot) {
+                found.add(key);
+            }
+        }
+        return found;
+    }
+
+    private static RedisServer masterOn(RedisCluster cluster, int port) {
+        return cluster.masters().stream()
+                .filter(node -> node.port() == port)
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static RedisServer replicaOf(RedisCluster cluster, RedisServer master) {
+        return cluster.replicas().stream()
+                .filter(replica -> RedisInfo.field(info(admin(replica), "replication"), "master_port")
+                        .equals(Integer.toString(master.port())))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private static List<String> keysIn(RedisGateway node, int slot) {
+        return Futures.join(node.call("keys", commands -> commands.clusterGetKeysInSlot(slot, 100))).stream()
+                .map(key -> new String(key, StandardCharsets.UTF_8))
+                .toList();
+    }
+
+    /** Runs {@code check} while {@code replica} is frozen (SIGSTOP), then lets it go on. */
+    private static void paused(RedisServer replica, Runnable check) {
+        replica.pause();
+        try {
+            check.run();
+        } finally {
+            replica.resume();
+        }
     }
 
     private static ClaimOutcome claim(RequestIdStore store, String key) {

@@ -405,27 +405,6 @@ class RequestIdContractTests extends RedisContract {
     }
 
     @Test
-    void resultThatCannotBeDecodedIsDiscardedAndTheWorkRunsAgain() {
-        RequestIdCall call = call(newKey(), Duration.ZERO);
-        executor.execute(call, () -> "not a number", ResultCodec.utf8());
-        AtomicInteger runs = new AtomicInteger();
-        Integer result = executor.execute(call, () -> 40 + runs.incrementAndGet(), new ResultCodec<>() {
-            @Override
-            public byte[] encode(Integer value) {
-                return bytes(value.toString());
-            }
-
-            @Override
-            public Integer decode(byte[] stored) {
-                return Integer.valueOf(new String(stored, StandardCharsets.UTF_8));
-            }
-        });
-        assertThat(result).isEqualTo(41);
-        assertThat(runs).hasValue(1);
-        assertThat(executor.execute(call, () -> "third", ResultCodec.utf8())).isEqualTo("41");
-    }
-
-    @Test
     void asynchronousAdmissionClaimsWithoutBlockingAndDuplicatesReplay() throws Exception {
         ProtectedCall call = new ProtectedCall(
                 "user", "POST /orders", UUID.randomUUID().toString(), null, TTL, LEASE, Duration.ZERO);

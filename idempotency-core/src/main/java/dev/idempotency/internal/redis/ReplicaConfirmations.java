@@ -33,7 +33,9 @@ import org.springframework.util.Assert;
  * about this write. Connections are pooled per node ({@link NodeConnections}, up to {@value #MAX_CONNECTIONS} each),
  * so a shard whose replicas lag holds up only its own keys. On Cluster the owner comes from the client's view of the
  * slots; a write that meets {@code MOVED} or {@code READONLY} (the slot moved, or a failover made the owner a
- * replica) refreshes that view and goes to the new owner once.
+ * replica) refreshes that view and goes to the new owner once, and one that meets {@code ASK} (its slot is being
+ * migrated and the key is not on the old owner) goes with {@code ASKING} to the node that imports the slot, whose
+ * replicas then confirm it.
  */
 public final class ReplicaConfirmations implements AutoCloseable {
 
@@ -79,7 +81,18 @@ public final class ReplicaConfirmations implements AutoCloseable {
             String kind, byte[] key, Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletionStage<T>> write) {
         return onOwner(kind, key, write).exceptionallyCompose(failure -> {
             RedisClusterClient cluster = cluster();
-            if (cluster == null || !ownerChanged(failure)) {
+            String error = errorText(failure);
+            if (cluster == null) {
+                return CompletableFuture.failedFuture(failure);
+            }
+            if (error.startsWith("ASK ")) {
+                String[] node = error.substring(error.lastIndexOf(' ') + 1).split(":");
+                return onNode(
+                        clusterNode(node[0], Integer.parseInt(node[1])),
+                        kind,
+                        commands -> commands.asking().thenCompose(asking -> write.apply(commands)));
+            }
+            if (!error.startsWith("MOVED ") && !error.startsWith("READONLY")) {
                 return CompletableFuture.failedFuture(failure);
             }
             return redis.timed("refresh-slots", cluster::refreshPartitionsAsync)
@@ -95,6 +108,13 @@ public final class ReplicaConfirmations implements AutoCloseable {
         } catch (RuntimeException noOwner) {
             return CompletableFuture.failedFuture(RedisGateway.unavailable(noOwner));
         }
+        return onNode(owner, kind, write);
+    }
+
+    private <T> CompletableFuture<Confirmed<T>> onNode(
+            NodeConnections owner,
+            String kind,
+            Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletionStage<T>> write) {
         long millis = Math.max(1, timeout.toMillis());
         return owner.borrow()
                 .thenCompose(connection -> redis.timed(kind, () -> write.apply(connection.async()))
@@ -114,8 +134,10 @@ public final class ReplicaConfirmations implements AutoCloseable {
         if (master == null) {
             throw new IllegalStateException("No master serves slot " + SlotHash.getSlot(key) + " in the cluster view");
         }
-        String host = master.getUri().getHost();
-        int port = master.getUri().getPort();
+        return clusterNode(master.getUri().getHost(), master.getUri().getPort());
+    }
+
+    private NodeConnections clusterNode(String host, int port) {
         return nodes.computeIfAbsent(
                 host + ":" + port,
                 node -> pool(
@@ -173,15 +195,18 @@ public final class ReplicaConfirmations implements AutoCloseable {
                 : null;
     }
 
-    /** Whether a write failed because the node no longer owns the key's slot, or is a replica now. */
-    private static boolean ownerChanged(Throwable failure) {
-        String message = String.valueOf(Futures.unwrap(failure).getMessage());
-        Throwable cause = Futures.unwrap(failure).getCause();
-        String detail = cause == null ? "" : String.valueOf(cause.getMessage());
-        return message.contains("MOVED")
-                || message.contains("READONLY")
-                || detail.contains("MOVED")
-                || detail.contains("READONLY");
+    /**
+     * The Redis error a write failed with ({@code MOVED 42 host:port}, {@code ASK 42 host:port}, {@code READONLY ...}),
+     * found in the failure or, when the gateway wrapped it, its cause.
+     */
+    private static String errorText(Throwable failure) {
+        for (Throwable error = Futures.unwrap(failure); error != null; error = error.getCause()) {
+            String message = String.valueOf(error.getMessage());
+            if (message.startsWith("MOVED ") || message.startsWith("ASK ") || message.startsWith("READONLY")) {
+                return message;
+            }
+        }
+        return "";
     }
 
     @Override
