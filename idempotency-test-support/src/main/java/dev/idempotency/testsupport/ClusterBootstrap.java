@@ -17,13 +17,20 @@ final class ClusterBootstrap {
 
     private ClusterBootstrap() {}
 
-    /** Starts {@code 3 * (1 + replicasPerMaster)} nodes; closes them all if any step fails. */
-    static List<RedisServer> startNodes(int replicasPerMaster) {
+    /**
+     * Starts {@code 3 * (1 + replicasPerMaster)} nodes; closes them all if any step fails.
+     *
+     * @param olderFirstMaster whether the first master runs the Redis 6.2 binary bundled in embedded-redis
+     */
+    static List<RedisServer> startNodes(int replicasPerMaster, boolean olderFirstMaster) {
         Path redisCli = Executables.require("redis-cli", "creating a Redis Cluster");
         List<RedisServer> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
-                nodes.add(Launcher.process(ClusterBootstrap::nodeArgs, true));
+                nodes.add(
+                        i == 0 && olderFirstMaster
+                                ? RedisServer.open(EmbeddedBackend.start(ClusterBootstrap::nodeSettings, true))
+                                : Launcher.process(ClusterBootstrap::nodeArgs, true));
             }
             create(redisCli, nodes, replicasPerMaster);
             return nodes;
@@ -31,6 +38,16 @@ final class ClusterBootstrap {
             nodes.forEach(RedisServer::close);
             throw e;
         }
+    }
+
+    /** {@link #nodeArgs} as lines of a configuration file. */
+    private static List<String> nodeSettings(int port) {
+        List<String> args = nodeArgs(port);
+        List<String> settings = new ArrayList<>();
+        for (int i = 0; i < args.size(); i += 2) {
+            settings.add(args.get(i).substring(2) + " " + args.get(i + 1));
+        }
+        return settings;
     }
 
     private static List<String> nodeArgs(int port) {

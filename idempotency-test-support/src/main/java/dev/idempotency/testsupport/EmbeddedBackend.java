@@ -3,6 +3,8 @@ package dev.idempotency.testsupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.IntFunction;
 
 /** The Redis 6.2 binary bundled in embedded-redis; it can be stopped and restarted but not signalled. */
 final class EmbeddedBackend implements ServerBackend {
@@ -18,17 +20,27 @@ final class EmbeddedBackend implements ServerBackend {
     }
 
     static EmbeddedBackend start() {
-        int port = Ports.allocate(false);
+        return start(port -> List.of(), false);
+    }
+
+    /**
+     * Starts the bundled binary with {@code settings} (config lines such as {@code cluster-enabled yes}) for its port.
+     *
+     * @param clusterBus whether the port's cluster bus port must be free too
+     */
+    static EmbeddedBackend start(IntFunction<List<String>> settings, boolean clusterBus) {
+        int port = Ports.allocate(clusterBus);
         try {
             Path dir = ChildProcesses.createTempDirectory("redis-harness-embedded-" + port + "-");
-            redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer()
+            redis.embedded.core.RedisServerBuilder builder = redis.embedded.RedisServer.newRedisServer()
                     .port(port)
                     .bind(RedisProcess.HOST)
                     .setting("save \"\"")
                     .setting("appendonly no")
                     .setting("daemonize no")
-                    .setting("dir " + dir)
-                    .build();
+                    .setting("dir " + dir);
+            settings.apply(port).forEach(builder::setting);
+            redis.embedded.RedisServer server = builder.build();
             server.start();
             return new EmbeddedBackend(server, port, dir);
         } catch (IOException e) {

@@ -36,11 +36,24 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
 
     /** Starts three masters with {@code replicasPerMaster} replicas each (0 to 2) and waits for {@code cluster_state:ok}. */
     public static RedisCluster start(int replicasPerMaster) {
+        return start(replicasPerMaster, false);
+    }
+
+    /**
+     * Starts three masters of mixed versions, as in a rolling upgrade caught midway: the first runs the Redis 6.2
+     * binary bundled in embedded-redis (which cannot be paused or killed), the others the {@code redis-server} on the
+     * PATH.
+     */
+    public static RedisCluster startMixedVersions() {
+        return start(0, true);
+    }
+
+    private static RedisCluster start(int replicasPerMaster, boolean olderFirstMaster) {
         if (replicasPerMaster < 0 || replicasPerMaster > 2) {
             throw new IllegalArgumentException("replicasPerMaster must be 0, 1 or 2, not " + replicasPerMaster);
         }
         Launcher.requireProcessProvider("RedisCluster");
-        RedisCluster cluster = new RedisCluster(ClusterBootstrap.startNodes(replicasPerMaster));
+        RedisCluster cluster = new RedisCluster(ClusterBootstrap.startNodes(replicasPerMaster, olderFirstMaster));
         try {
             ClusterBootstrap.awaitHealthy(cluster.nodes);
         } catch (RuntimeException e) {
@@ -52,7 +65,12 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
                 first.provider(),
                 first.version(),
                 "cluster (" + ClusterBootstrap.MASTERS + " masters, " + replicasPerMaster * ClusterBootstrap.MASTERS
-                        + " replicas) at " + cluster.addresses());
+                        + " replicas"
+                        + (olderFirstMaster
+                                ? "; the first master " + first.version() + ", the others "
+                                        + cluster.nodes.get(1).version()
+                                : "")
+                        + ") at " + cluster.addresses());
         return cluster;
     }
 
