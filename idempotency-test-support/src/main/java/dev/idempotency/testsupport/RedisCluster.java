@@ -192,6 +192,57 @@ public final class RedisCluster implements RedisTopology, AutoCloseable {
         ClusterBootstrap.awaitHealthy(nodes);
     }
 
+    /** The replica of {@code master} (with one replica per master), by its replication link. */
+    public RedisServer replicaOf(RedisServer master) {
+        return nodes.stream()
+                .filter(node -> !node.equals(master))
+                .filter(node -> Integer.toString(master.port())
+                        .equals(RedisInfo.field(node.admin().info("replication"), "master_port")))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(master.address() + " has no replica"));
+    }
+
+    /**
+     * Waits for the automatic failover after {@code master} was killed: {@code replica} is elected, and every other
+     * live node reports {@code cluster_state:ok} and sees it as the master of {@code master}'s slots.
+     */
+    public void awaitTakeover(RedisServer master, RedisServer replica) {
+        requireDedicated("awaitTakeover()");
+        List<RedisServer> live =
+                nodes.stream().filter(node -> !node.equals(master)).toList();
+        Await.until(
+                FAILOVER_TIMEOUT,
+                replica.address() + " to take over the slots of " + master.address(),
+                () -> live.stream().allMatch(node -> servesAsMaster(node, replica)),
+                () -> live.stream()
+                        .map(node -> "CLUSTER NODES of " + node.address() + ":\n"
+                                + ClusterBootstrap.clusterNodes(node).trim())
+                        .collect(Collectors.joining("\n")));
+    }
+
+    /** Whether {@code node} reports {@code cluster_state:ok} and sees {@code master} serving slots; a node busy with the
+     * failover may time out a command, which is a reason to look again. */
+    private static boolean servesAsMaster(RedisServer node, RedisServer master) {
+        try {
+            return "ok".equals(RedisInfo.field(ClusterBootstrap.clusterInfo(node), "cluster_state"))
+                    && ClusterNodes.parse(ClusterBootstrap.clusterNodes(node)).entries().stream()
+                            .anyMatch(entry -> entry.address.equals(master.address())
+                                    && entry.isMaster()
+                                    && !entry.failing()
+                                    && !entry.slots.isEmpty());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Waits until every node reports {@code cluster_state:ok}, every replica is linked to its master and every node
+     * sees all the others connected: after a killed node was {@link RedisServer#restart() restarted}, say.
+     */
+    public void awaitHealthy() {
+        ClusterBootstrap.awaitHealthy(nodes);
+    }
+
     /** The end state of a failover, checked on every node's own view; remembers why it does not hold yet. */
     private final class Settled {
 
