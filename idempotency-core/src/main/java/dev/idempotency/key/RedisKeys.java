@@ -34,12 +34,17 @@ public final class RedisKeys {
         Assert.notNull(prefix, "prefix must not be null");
         Assert.notNull(namespace, "namespace must not be null");
         Assert.isTrue(
-                NAMESPACE.matcher(namespace).matches(),
+                isValidNamespace(namespace),
                 () -> "The namespace '" + namespace + "' may contain only letters, digits, '.', '_' and '-'");
         String records = namespace.isEmpty() ? prefix : prefix + namespace + ":";
         this.requestIdPrefix = records + "request-id:";
         this.tokenPrefix = records + "token:";
         this.lockPrefix = prefix + "lock:";
+    }
+
+    /** Whether {@code namespace} may name an application: letters, digits, {@code .}, {@code _} and {@code -} only. */
+    public static boolean isValidNamespace(String namespace) {
+        return NAMESPACE.matcher(namespace).matches();
     }
 
     /** Record key of a {@code REQUEST_ID} claim for one client key within a scope and an operation. */

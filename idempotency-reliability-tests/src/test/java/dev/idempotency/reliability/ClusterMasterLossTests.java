@@ -2,11 +2,6 @@ package dev.idempotency.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.IdempotencyStoreUnavailableException;
-import dev.idempotency.InvalidTokenException;
-import dev.idempotency.LockBusyException;
-import dev.idempotency.RequestInProgressException;
-import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Await;
@@ -212,7 +207,7 @@ class ClusterMasterLossTests {
                     Await.until(
                             DEADLINE,
                             "a confirmed write on " + master.port(),
-                            () -> outcome(() -> order(app, warm, () -> "warm"))
+                            () -> CallOutcome.of(() -> order(app, warm, () -> "warm"))
                                     .equals("ok")); // a replica of a new cluster may not acknowledge within the timeout
                     // yet
                     return keys;
@@ -227,12 +222,15 @@ class ClusterMasterLossTests {
                 String order = orders.get(i);
                 String sku = skus.get(i);
                 String token = tokens.get(i);
-                calls.add(CompletableFuture.supplyAsync(() -> "claim " + outcome(() -> order(app, order, work)), pool));
                 calls.add(CompletableFuture.supplyAsync(
-                        () -> "lock " + outcome(() -> app.locks.callLocked(sku, LEASE, Duration.ZERO, work::get)),
+                        () -> "claim " + CallOutcome.of(() -> order(app, order, work)), pool));
+                calls.add(CompletableFuture.supplyAsync(
+                        () -> "lock "
+                                + CallOutcome.of(() -> app.locks.callLocked(sku, LEASE, Duration.ZERO, work::get)),
                         pool));
                 calls.add(CompletableFuture.supplyAsync(
-                        () -> "token " + outcome(() -> app.tokens.execute("user", "submit", token, work::get)), pool));
+                        () -> "token " + CallOutcome.of(() -> app.tokens.execute("user", "submit", token, work::get)),
+                        pool));
             }
             return calls;
         }
@@ -244,13 +242,13 @@ class ClusterMasterLossTests {
                 String order = orders.get(i);
                 String sku = skus.get(i);
                 String token = tokens.get(i);
-                outcomes.merge("claim " + outcome(() -> order(app, order, work)), 1, Integer::sum);
+                outcomes.merge("claim " + CallOutcome.of(() -> order(app, order, work)), 1, Integer::sum);
                 outcomes.merge(
-                        "lock " + outcome(() -> app.locks.callLocked(sku, LEASE, Duration.ZERO, work::get)),
+                        "lock " + CallOutcome.of(() -> app.locks.callLocked(sku, LEASE, Duration.ZERO, work::get)),
                         1,
                         Integer::sum);
                 outcomes.merge(
-                        "token " + outcome(() -> app.tokens.execute("user", "submit", token, work::get)),
+                        "token " + CallOutcome.of(() -> app.tokens.execute("user", "submit", token, work::get)),
                         1,
                         Integer::sum);
             }
@@ -262,25 +260,6 @@ class ClusterMasterLossTests {
                     new RequestIdCall(recordKey, null, Duration.ofHours(1), LEASE, Duration.ZERO),
                     work::get,
                     ResultCodec.utf8());
-        }
-
-        private static String outcome(Supplier<?> call) {
-            try {
-                call.get();
-                return "ok";
-            } catch (IdempotencyStoreUnavailableException ex) {
-                return "503";
-            } catch (RequestInProgressException ex) {
-                return "409 in progress";
-            } catch (LockBusyException ex) {
-                return "409 busy";
-            } catch (TokenAlreadyUsedException ex) {
-                return "409 used";
-            } catch (InvalidTokenException ex) {
-                return "400 token invalid";
-            } catch (RuntimeException ex) {
-                return "unexpected " + ex;
-            }
         }
 
         @Override

@@ -2,7 +2,6 @@ package dev.idempotency.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Dedicated;
@@ -14,7 +13,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,7 +59,7 @@ class ClusterReplicaWaitTests {
                     String sku = "sku-" + i;
                     frozen.merge(
                             "lock "
-                                    + outcome(() -> app.locks.callLocked(sku, LEASE, Duration.ZERO, () -> {
+                                    + CallOutcome.of(() -> app.locks.callLocked(sku, LEASE, Duration.ZERO, () -> {
                                         runs.incrementAndGet();
                                         return "reserved";
                                     })),
@@ -71,7 +69,7 @@ class ClusterReplicaWaitTests {
                     int user = i;
                     frozen.merge(
                             "token "
-                                    + outcome(() -> app.tokens.execute("user-" + user, "submit", token, () -> {
+                                    + CallOutcome.of(() -> app.tokens.execute("user-" + user, "submit", token, () -> {
                                         runs.incrementAndGet();
                                         return "submitted";
                                     })),
@@ -88,7 +86,7 @@ class ClusterReplicaWaitTests {
                 int user = i;
                 resumed.merge(
                         "token "
-                                + outcome(() ->
+                                + CallOutcome.of(() ->
                                         app.tokens.execute("user-" + user, "submit", tokens.get(user), () -> "ok")),
                         1,
                         Integer::sum);
@@ -107,21 +105,10 @@ class ClusterReplicaWaitTests {
     }
 
     private static String order(CoreStack app, String key, AtomicInteger runs) {
-        return outcome(() -> app.executor.execute(
+        return CallOutcome.of(() -> app.executor.execute(
                 new RequestIdCall(
                         app.keys.requestId("", "orders", key), null, Duration.ofHours(1), LEASE, Duration.ZERO),
                 () -> "run-" + runs.incrementAndGet(),
                 ResultCodec.utf8()));
-    }
-
-    private static String outcome(Supplier<String> call) {
-        try {
-            call.get();
-            return "ok";
-        } catch (IdempotencyStoreUnavailableException ex) {
-            return "503";
-        } catch (RuntimeException ex) {
-            return "unexpected " + ex;
-        }
     }
 }

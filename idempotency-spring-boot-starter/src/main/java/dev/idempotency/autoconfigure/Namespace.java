@@ -1,5 +1,6 @@
 package dev.idempotency.autoconfigure;
 
+import dev.idempotency.key.RedisKeys;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,13 +15,12 @@ import org.springframework.core.env.Environment;
 final class Namespace {
 
     private static final Logger log = LoggerFactory.getLogger(Namespace.class);
-    private static final Pattern VALID = Pattern.compile("[A-Za-z0-9._-]*");
     private static final Pattern INVALID_CHARACTER = Pattern.compile("[^A-Za-z0-9._-]");
 
     private Namespace() {}
 
     static boolean isValid(String namespace) {
-        return VALID.matcher(namespace).matches();
+        return RedisKeys.isValidNamespace(namespace);
     }
 
     static String resolve(IdempotencyProperties properties, Environment environment) {

@@ -2,7 +2,6 @@ package dev.idempotency.internal.redis;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Scheduling;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -49,7 +48,8 @@ final class NodeConnections {
         CompletableFuture<StatefulRedisConnection<byte[], byte[]>> turn;
         synchronized (this) {
             StatefulRedisConnection<byte[], byte[]> free = idle.poll();
-            while (free != null && isClosed(free)) { // its connection factory was stopped: open another one
+            while (free != null
+                    && RedisGateway.isClosed(free)) { // its connection factory was stopped: open another one
                 count--;
                 free = idle.poll();
             }
@@ -99,9 +99,5 @@ final class NodeConnections {
 
     private synchronized void forget() {
         count--;
-    }
-
-    private static boolean isClosed(StatefulRedisConnection<byte[], byte[]> connection) {
-        return connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
     }
 }

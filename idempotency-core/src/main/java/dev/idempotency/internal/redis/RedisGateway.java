@@ -174,7 +174,12 @@ public final class RedisGateway implements AutoCloseable {
                 : commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster
                         ? cluster.getStatefulConnection()
                         : null;
-        return stateful instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+        return isClosed(stateful);
+    }
+
+    /** Whether {@code connection} (a Lettuce connection, or anything else) is closed for good. */
+    static boolean isClosed(@Nullable Object connection) {
+        return connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
     }
 
     private static LettuceConnectionFactory requireLettuce(@Nullable RedisConnectionFactory connectionFactory) {

@@ -3,7 +3,6 @@ package dev.idempotency.internal.redis;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.spi.Futures;
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -174,8 +173,7 @@ public final class ReplicaConfirmations implements AutoCloseable {
         return redis.offload(() -> {
             synchronized (clusterConnections) {
                 StatefulRedisClusterConnection<byte[], byte[]> connection = clusterConnections[index];
-                if (connection == null
-                        || (connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed())) {
+                if (connection == null || RedisGateway.isClosed(connection)) {
                     RedisClusterClient cluster = cluster();
                     if (cluster == null) {
                         throw new IllegalStateException("not a cluster");
