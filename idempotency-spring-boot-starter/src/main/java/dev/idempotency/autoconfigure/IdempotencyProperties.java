@@ -42,7 +42,10 @@ public class IdempotencyProperties implements InitializingBean {
     /** What anonymous callers get with scope principal: one scope shared by all of them, or a 400 (reject). */
     private AnonymousMode anonymous = AnonymousMode.SHARED;
 
-    /** Order of the advisor that applies @Idempotent; the default runs outside @Transactional. */
+    /**
+     * Order of the advisor that applies @Idempotent; the default runs outside @Transactional. Either way, a call that
+     * returns inside a transaction is settled when it commits or rolls back.
+     */
     private int advisorOrder = IdempotencyAdvisor.DEFAULT_ORDER;
 
     /**
@@ -441,10 +444,17 @@ public class IdempotencyProperties implements InitializingBean {
     /** Guarantees asked of Redis replication. */
     public static class Redis {
 
-        /** Replicas that must acknowledge each claim (Redis WAIT) before the method runs; 0 switches it off. */
+        /**
+         * Replicas that must acknowledge each claim, lock and token use (Redis WAIT, on the write's own connection to
+         * the node that owns the key) before the method runs, and each completion before the answer goes out; 0
+         * switches it off.
+         */
         private int waitForReplicas = 0;
 
-        /** How long a claim waits for those acknowledgements; a claim not confirmed in time is released (503). */
+        /**
+         * How long a write waits for those acknowledgements (and for a free connection to its node); a claim, lock or
+         * token use not confirmed in time is undone and answered 503.
+         */
         private Duration waitForReplicasTimeout = Duration.ofMillis(200);
 
         public int getWaitForReplicas() {
