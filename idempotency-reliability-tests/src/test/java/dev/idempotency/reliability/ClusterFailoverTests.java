@@ -60,7 +60,7 @@ class ClusterFailoverTests {
             String recordKey = app.keys.requestId("", "op", "paused-replica");
             RedisServer replica = replicaServing(recordKey);
             AtomicInteger runs = new AtomicInteger();
-            String warm = call(() -> execute(app, "warm-up", new ConcurrentHashMap<>()));
+            String warm = CallOutcome.confirmed(() -> execute(app, "warm-up", new ConcurrentHashMap<>()));
             String paused;
             boolean leftBehind;
             replica.pause();
@@ -73,7 +73,7 @@ class ClusterFailoverTests {
             } finally {
                 replica.resume();
             }
-            String resumed = call(() -> app.executor.execute(
+            String resumed = CallOutcome.confirmed(() -> app.executor.execute(
                     new RequestIdCall(recordKey, null, Duration.ofHours(1), LEASE, Duration.ZERO),
                     () -> "run-" + runs.incrementAndGet(),
                     ResultCodec.utf8()));

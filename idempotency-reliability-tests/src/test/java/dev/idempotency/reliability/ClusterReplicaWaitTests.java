@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +43,7 @@ class ClusterReplicaWaitTests {
             AtomicInteger runs = new AtomicInteger();
             Map<String, Integer> warm = new TreeMap<>();
             for (int i = 0; i < WARM_CALLS; i++) { // enough keys to reach every master
-                warm.merge(order(app, "warm-" + i, runs), 1, Integer::sum);
+                warm.merge(order(app, "warm-" + i, runs, true), 1, Integer::sum);
             }
             List<String> tokens = java.util.stream.IntStream.range(0, CALLS)
                     .mapToObj(i -> app.tokens
@@ -55,7 +56,7 @@ class ClusterReplicaWaitTests {
             replicas.forEach(RedisServer::pause);
             try {
                 for (int i = 0; i < CALLS; i++) {
-                    frozen.merge("claim " + order(app, "new-" + i, runs), 1, Integer::sum);
+                    frozen.merge("claim " + order(app, "new-" + i, runs, false), 1, Integer::sum);
                     String sku = "sku-" + i;
                     frozen.merge(
                             "lock "
@@ -82,11 +83,11 @@ class ClusterReplicaWaitTests {
             int ranWhileFrozen = runs.get() - runsBefore;
             Map<String, Integer> resumed = new TreeMap<>();
             for (int i = 0; i < CALLS; i++) {
-                resumed.merge("claim " + order(app, "new-" + i, runs), 1, Integer::sum);
+                resumed.merge("claim " + order(app, "new-" + i, runs, true), 1, Integer::sum);
                 int user = i;
                 resumed.merge(
                         "token "
-                                + CallOutcome.of(() ->
+                                + CallOutcome.confirmed(() ->
                                         app.tokens.execute("user-" + user, "submit", tokens.get(user), () -> "ok")),
                         1,
                         Integer::sum);
@@ -104,11 +105,13 @@ class ClusterReplicaWaitTests {
         }
     }
 
-    private static String order(CoreStack app, String key, AtomicInteger runs) {
-        return CallOutcome.of(() -> app.executor.execute(
+    /** @param confirmed whether the claim should be confirmed, so that a 503 under load is retried */
+    private static String order(CoreStack app, String key, AtomicInteger runs, boolean confirmed) {
+        Supplier<String> call = () -> app.executor.execute(
                 new RequestIdCall(
                         app.keys.requestId("", "orders", key), null, Duration.ofHours(1), LEASE, Duration.ZERO),
                 () -> "run-" + runs.incrementAndGet(),
-                ResultCodec.utf8()));
+                ResultCodec.utf8());
+        return confirmed ? CallOutcome.confirmed(call) : CallOutcome.of(call);
     }
 }
