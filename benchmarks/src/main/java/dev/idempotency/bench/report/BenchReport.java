@@ -7,11 +7,13 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Turns the raw outputs of {@code benchmarks/run.sh} into the console table and {@code docs/BENCHMARKS.md}, and prints
- * the closing {@code ratio ...} line last.
+ * Turns the raw outputs of {@code benchmarks/run.sh} into the console table, {@code docs/BENCHMARKS.md} (beside the
+ * ratios of the report it replaces) and the charts in {@code docs/images/}, and prints the closing {@code ratio ...}
+ * line last.
  *
  * <pre>
  * java -cp ... dev.idempotency.bench.report.BenchReport --results load.tsv --redis-cost cost.properties
@@ -51,9 +53,12 @@ public final class BenchReport {
         JmhResults jmh = JmhResults.concat(jmhFiles);
         String findings = read(options.get("findings"));
 
-        MarkdownReport report = new MarkdownReport(load, cost, jmh, env, findings);
-        if (options.containsKey("out")) {
-            Files.writeString(Path.of(options.get("out")), report.markdown());
+        Path out = options.containsKey("out") ? Path.of(options.get("out")) : null;
+        Optional<PreviousRun> previous = PreviousRun.of(out == null ? "" : read(out.toString()));
+        MarkdownReport report = new MarkdownReport(load, cost, jmh, env, findings, previous);
+        if (out != null) {
+            Files.writeString(out, report.markdown());
+            BenchCharts.write(load, out.toAbsolutePath().getParent().resolve("images"));
         }
         System.out.println(report.consoleTable());
         System.out.println(ratioLine(load));

@@ -44,13 +44,26 @@ final class MarkdownReport {
     private final JmhResults jmh;
     private final Properties env;
     private final String findings;
+    private final Optional<PreviousRun> previous;
 
     MarkdownReport(LoadRuns load, Properties cost, JmhResults jmh, Properties env, String findings) {
+        this(load, cost, jmh, env, findings, Optional.empty());
+    }
+
+    /** @param previous the run this report replaces, shown beside this one */
+    MarkdownReport(
+            LoadRuns load,
+            Properties cost,
+            JmhResults jmh,
+            Properties env,
+            String findings,
+            Optional<PreviousRun> previous) {
         this.load = load;
         this.cost = cost;
         this.jmh = jmh;
         this.env = env;
         this.findings = findings;
+        this.previous = previous;
     }
 
     String consoleTable() {
@@ -107,6 +120,7 @@ final class MarkdownReport {
         md.append("See `benchmarks/README.md` for what the script does and its options.\n\n");
         machine(md);
         http(md);
+        md.append(RatioComparison.markdown(load, previous, env.getProperty("git", "?")));
         redis(md);
         jvm(md);
         if (!findings.isBlank()) {
