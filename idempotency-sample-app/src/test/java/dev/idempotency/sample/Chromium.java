@@ -10,9 +10,10 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * Headless Chromium for the page tests, from Debian's {@code chromium} and {@code chromium-driver} packages. Both
- * binaries are given explicitly, so Selenium never tries to download a browser or a driver; when either is missing
- * the test fails with what to install.
+ * Headless Chromium for the page tests: Debian's {@code chromium} and {@code chromium-driver} packages when both are
+ * installed (or {@code -Dchromium.binary} and {@code -Dchromedriver.path} name them), which never downloads anything;
+ * otherwise Selenium Manager, which finds a Chrome on the machine or, with internet access, downloads Chrome for
+ * Testing and its driver into {@code ~/.cache/selenium}. The line {@code [browser] ...} says which one ran.
  */
 final class Chromium {
 
@@ -26,28 +27,24 @@ final class Chromium {
 
     /** Starts a browser; chromedriver's log goes to {@code target/chromedriver.log}. */
     static WebDriver start() {
-        requireExecutable(BINARY, "-Dchromium.binary");
-        requireExecutable(DRIVER, "-Dchromedriver.path");
         ChromeOptions options = new ChromeOptions()
-                .setBinary(BINARY.toFile())
                 // The sandbox needs privileges a CI container (running as root) does not grant; /dev/shm is small
                 // there.
                 .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1200");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(DRIVER.toFile())
-                .usingAnyFreePort()
-                .withLogFile(new File("target/chromedriver.log"))
-                .build();
-        ChromeDriver driver = new ChromeDriver(service, options);
+        ChromeDriverService.Builder service =
+                new ChromeDriverService.Builder().usingAnyFreePort().withLogFile(new File("target/chromedriver.log"));
+        if (Files.isExecutable(BINARY) && Files.isExecutable(DRIVER)) {
+            options.setBinary(BINARY.toFile());
+            service.usingDriverExecutable(DRIVER.toFile());
+            System.out.println("[browser] Chromium " + BINARY + " with " + DRIVER);
+        } else if (System.getProperty("chromium.binary") != null || System.getProperty("chromedriver.path") != null) {
+            throw new IllegalStateException(BINARY + " or " + DRIVER + " is missing or not executable, although "
+                    + "-Dchromium.binary or -Dchromedriver.path names it");
+        } else {
+            System.out.println("[browser] no " + BINARY + " and " + DRIVER + ": Selenium Manager chooses a browser");
+        }
+        ChromeDriver driver = new ChromeDriver(service.build(), options);
         driver.manage().timeouts().pageLoadTimeout(TIMEOUT).scriptTimeout(TIMEOUT);
         return driver;
-    }
-
-    private static void requireExecutable(Path path, String property) {
-        if (!Files.isExecutable(path)) {
-            throw new IllegalStateException(path + " is missing: the browser tests need Debian's chromium and "
-                    + "chromium-driver (apt-get install -y chromium chromium-driver), or " + property
-                    + " naming where it is");
-        }
     }
 }

@@ -1,19 +1,16 @@
 package dev.idempotency.testsupport;
 
-import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
-/** Starts cluster-enabled nodes and joins them with {@code redis-cli --cluster create}. */
+/** Starts cluster-enabled nodes and joins them into a cluster. */
 final class ClusterBootstrap {
 
     static final int MASTERS = 3;
     static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
-    private static final long CREATE_TIMEOUT_SECONDS = 30;
+    private static final int SLOTS = 16384;
 
     private ClusterBootstrap() {}
 
@@ -23,7 +20,6 @@ final class ClusterBootstrap {
      * @param olderFirstMaster whether the first master runs the Redis 6.2 binary bundled in embedded-redis
      */
     static List<RedisServer> startNodes(int replicasPerMaster, boolean olderFirstMaster) {
-        Path redisCli = Executables.require("redis-cli", "creating a Redis Cluster");
         List<RedisServer> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
@@ -32,7 +28,7 @@ final class ClusterBootstrap {
                                 ? RedisServer.open(EmbeddedBackend.start(ClusterBootstrap::nodeSettings, true))
                                 : Launcher.process(ClusterBootstrap::nodeArgs, true));
             }
-            create(redisCli, nodes, replicasPerMaster);
+            create(nodes);
             return nodes;
         } catch (RuntimeException e) {
             nodes.forEach(RedisServer::close);
@@ -57,23 +53,33 @@ final class ClusterBootstrap {
                 "--cluster-node-timeout", "2000");
     }
 
-    private static void create(Path redisCli, List<RedisServer> nodes, int replicasPerMaster) {
-        List<String> command = new ArrayList<>(List.of(redisCli.toString(), "--cluster", "create"));
-        nodes.forEach(node -> command.add(node.address()));
-        command.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
-        Path output = null;
-        try {
-            output = Files.createTempFile("redis-harness-cluster-create-", ".log");
-            ChildProcesses.runToSuccess(
-                    new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(Redirect.to(output.toFile())),
-                    output,
-                    CREATE_TIMEOUT_SECONDS);
-        } catch (IOException e) {
-            throw new IllegalStateException("Could not run " + String.join(" ", command), e);
-        } finally {
-            if (output != null) {
-                output.toFile().delete();
-            }
+    /**
+     * Joins the nodes as {@code redis-cli --cluster create} would, with commands only: each master takes its third of
+     * the slots and a config epoch of its own, every node meets the first, and each replica, once it knows its master,
+     * replicates it (node {@code MASTERS + i} follows master {@code i % MASTERS}).
+     */
+    private static void create(List<RedisServer> nodes) {
+        for (int m = 0; m < MASTERS; m++) {
+            int[] slots = IntStream.range(m * SLOTS / MASTERS, (m + 1) * SLOTS / MASTERS)
+                    .toArray();
+            long epoch = m + 1L;
+            nodes.get(m).admin().call(commands -> {
+                commands.clusterSetConfigEpoch(epoch);
+                return commands.clusterAddSlots(slots);
+            });
+        }
+        RedisServer first = nodes.get(0);
+        nodes.subList(1, nodes.size())
+                .forEach(node -> node.admin().call(commands -> commands.clusterMeet(first.host(), first.port())));
+        for (int i = MASTERS; i < nodes.size(); i++) {
+            RedisServer replica = nodes.get(i);
+            String master = nodes.get(i % MASTERS).admin().call(commands -> commands.clusterMyId());
+            Await.until(
+                    READY_TIMEOUT,
+                    replica.address() + " to learn of its master " + master,
+                    () -> clusterNodes(replica).contains(master),
+                    () -> "CLUSTER NODES:\n" + clusterNodes(replica));
+            replica.admin().call(commands -> commands.clusterReplicate(master));
         }
     }
 

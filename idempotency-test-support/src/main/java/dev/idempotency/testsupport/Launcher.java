@@ -15,8 +15,8 @@ final class Launcher {
     private Launcher() {}
 
     static RedisServer standalone(RedisProvider requested) {
-        // auto tries process, testcontainers, embedded in turn; a provider that cannot work here
-        // (no redis-server on the PATH, no Docker) fails fast and the next one gets its chance.
+        // auto tries process, testcontainers, embedded in turn; a provider that cannot work here (no redis-server
+        // on the PATH and no bundled binary for this platform, no Docker) fails fast and the next one gets its chance.
         List<RedisProvider> candidates = requested == RedisProvider.AUTO
                 ? List.of(RedisProvider.PROCESS, RedisProvider.TESTCONTAINERS, RedisProvider.EMBEDDED)
                 : List.of(requested);
@@ -109,14 +109,12 @@ final class Launcher {
             throw new UnsupportedOperationException(feature + " is only supported by the 'process' Redis provider, but "
                     + RedisProvider.PROPERTY + "=" + configured.id());
         }
-        if (Executables.onPath("redis-server").isEmpty()) {
-            throw new UnsupportedOperationException(feature + " needs the 'process' Redis provider, "
-                    + "but redis-server is not on the PATH (install the redis-server package)");
-        }
     }
 
     /** The one stdout line per started topology, so a test log shows what it ran against. */
     static void announce(RedisProvider provider, String version, String what) {
-        System.out.println("[redis-harness] provider=" + provider.id() + " redis-server " + version + " " + what);
+        String binary = provider == RedisProvider.PROCESS ? " (" + RedisBinary.source() + ")" : "";
+        System.out.println(
+                "[redis-harness] provider=" + provider.id() + " redis-server " + version + binary + " " + what);
     }
 }

@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** A {@code redis-server} child process on 127.0.0.1, with its own temp directory and log file. */
+/**
+ * A {@code redis-server} child process ({@link RedisBinary}) on 127.0.0.1, with its own temp directory and log file.
+ */
 final class RedisProcess implements ServerBackend {
 
     static final String HOST = "127.0.0.1";
@@ -59,8 +61,7 @@ final class RedisProcess implements ServerBackend {
 
     private synchronized void spawn() throws IOException {
         List<String> command = new ArrayList<>();
-        command.add(Executables.require("redis-server", "the 'process' Redis provider")
-                .toString());
+        command.add(RedisBinary.server().toString());
         if (arguments.configFile != null) {
             // redis-server only takes a config file as its first argument; options after it override the file.
             command.add(arguments.configFile.toString());

@@ -14,7 +14,10 @@ import java.util.stream.Collectors;
 public enum RedisProvider {
     /** Try {@link #PROCESS}, then {@link #TESTCONTAINERS}, then {@link #EMBEDDED}, using the first that starts. */
     AUTO,
-    /** {@code redis-server} child processes from the {@code PATH}; the only provider with fault injection. */
+    /**
+     * {@code redis-server} child processes, from the {@code PATH} or else the binary bundled for the purpose (see
+     * {@link RedisBinary}); the only provider with fault injection, and every topology.
+     */
     PROCESS,
     /** A {@code redis:7.0} Docker container started through Testcontainers. */
     TESTCONTAINERS,

@@ -45,7 +45,7 @@ interface ServerBackend {
     default UnsupportedOperationException unsupported(String operation) {
         return new UnsupportedOperationException(
                 operation + " is not supported by the '" + provider().id()
-                        + "' Redis provider; fault injection needs the 'process' provider (redis-server on the PATH and "
+                        + "' Redis provider; fault injection needs the 'process' provider ("
                         + RedisProvider.PROPERTY + "=process or auto)");
     }
 }

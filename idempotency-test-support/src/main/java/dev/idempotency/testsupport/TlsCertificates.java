@@ -9,32 +9,28 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.Key;
 import java.security.KeyStore;
-import java.security.SecureRandom;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * A throw-away certificate chain for one TLS server, made with the {@code openssl} command in the server's temp
- * directory: a self-signed CA and a server certificate for {@code 127.0.0.1} and {@code localhost} signed by it.
+ * A throw-away certificate chain for one TLS server, made with the JDK's {@code keytool} in the server's temp
+ * directory (so a JDK is all it needs): a self-signed CA and a server certificate for {@code 127.0.0.1} and {@code localhost} signed by it.
  * Clients trust the CA and verify the server's name, as they would against a managed Redis.
  */
 final class TlsCertificates {
 
-    private static final long OPENSSL_TIMEOUT_SECONDS = 30;
+    private static final long KEYTOOL_TIMEOUT_SECONDS = 60;
     // Generated at start and gone with the temp directory; a day outlives any test run.
     private static final String VALIDITY_DAYS = "1";
-    private static final String SERVER_EXTENSIONS = String.join(
-            "\n",
-            "subjectAltName=IP:127.0.0.1,DNS:localhost",
-            "basicConstraints=critical,CA:FALSE",
-            "keyUsage=critical,digitalSignature,keyEncipherment",
-            "extendedKeyUsage=serverAuth",
-            "");
+    // Guards stores that live a few seconds in a private temp directory.
+    private static final String STORE_PASSWORD = "redis-harness";
 
     private final Path dir;
 
@@ -52,10 +48,6 @@ final class TlsCertificates {
         return dir.resolve("ca.crt");
     }
 
-    private Path caKey() {
-        return dir.resolve("ca.key");
-    }
-
     private Path serverCertificate() {
         return dir.resolve("server.crt");
     }
@@ -64,79 +56,90 @@ final class TlsCertificates {
         return dir.resolve("server.key");
     }
 
-    /** Runs {@code openssl} to write the CA and the server certificate; fails with openssl's output if it fails. */
+    /**
+     * Runs the JDK's {@code keytool} to make the CA and the server certificate, and writes them, and the server's
+     * private key, as PEM files for Redis; fails with keytool's output if it fails.
+     */
     TlsCertificates generate() throws IOException {
-        Path openssl = Executables.require("openssl", "TLS Redis servers", "openssl");
-        run(
-                openssl,
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-keyout",
-                caKey().toString(),
-                "-out",
-                caCertificate().toString(),
-                "-days",
-                VALIDITY_DAYS,
-                "-subj",
-                "/CN=redis-harness test CA",
-                "-addext",
-                "basicConstraints=critical,CA:TRUE",
-                "-addext",
-                "keyUsage=critical,keyCertSign,cRLSign");
+        Path ca = dir.resolve("ca.p12");
+        Path server = dir.resolve("server.p12");
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-keystore",
+                ca,
+                "-dname",
+                "CN=redis-harness test CA",
+                "-ext",
+                "bc:c=ca:true",
+                "-ext",
+                "ku:c=keyCertSign,cRLSign");
+        keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca, "-file", caCertificate());
+        keytool("-genkeypair", "-alias", "server", "-keystore", server, "-dname", "CN=localhost");
         Path request = dir.resolve("server.csr");
-        run(
-                openssl,
-                "req",
-                "-new",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-keyout",
-                serverKey().toString(),
-                "-out",
-                request.toString(),
-                "-subj",
-                "/CN=localhost");
-        Path extensions = dir.resolve("server.ext");
-        Files.writeString(extensions, SERVER_EXTENSIONS, StandardCharsets.US_ASCII);
-        // A random serial instead of -CAcreateserial, which would leave a serial file behind.
-        String serial = "0x" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
-        run(
-                openssl,
-                "x509",
-                "-req",
-                "-in",
-                request.toString(),
-                "-CA",
-                caCertificate().toString(),
-                "-CAkey",
-                caKey().toString(),
-                "-set_serial",
-                serial,
-                "-days",
+        keytool("-certreq", "-alias", "server", "-keystore", server, "-file", request);
+        keytool(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-keystore",
+                ca,
+                "-infile",
+                request,
+                "-outfile",
+                serverCertificate(),
+                "-validity",
                 VALIDITY_DAYS,
-                "-extfile",
-                extensions.toString(),
-                "-out",
-                serverCertificate().toString());
+                "-ext",
+                "san=ip:127.0.0.1,dns:localhost",
+                "-ext",
+                "bc:c=ca:false",
+                "-ext",
+                "ku:c=digitalSignature,keyEncipherment",
+                "-ext",
+                "eku=serverAuth");
+        writePrivateKey(server, "server", serverKey());
         return this;
     }
 
-    private void run(Path openssl, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(openssl.toString());
-        command.addAll(List.of(args));
-        Path output = dir.resolve("openssl.log");
+    /** Runs {@code keytool} with the options every command here shares: PKCS12 stores, RSA 2048, a day's validity. */
+    private void keytool(Object... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-noprompt"));
+        for (Object arg : args) {
+            command.add(arg.toString());
+        }
+        command.addAll(List.of("-storetype", "PKCS12", "-storepass", STORE_PASSWORD));
+        if (args[0].equals("-genkeypair")) {
+            command.addAll(List.of("-keyalg", "RSA", "-keysize", "2048", "-validity", VALIDITY_DAYS));
+        }
+        Path output = dir.resolve("keytool.log");
         ChildProcesses.runToSuccess(
                 new ProcessBuilder(command)
                         .directory(dir.toFile())
                         .redirectErrorStream(true)
                         .redirectOutput(Redirect.appendTo(output.toFile())),
                 output,
-                OPENSSL_TIMEOUT_SECONDS);
+                KEYTOOL_TIMEOUT_SECONDS);
+    }
+
+    /** keytool exports no private key, so the key is read from the store and written as PKCS#8 PEM. */
+    private static void writePrivateKey(Path store, String alias, Path pem) throws IOException {
+        try (InputStream in = Files.newInputStream(store)) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(in, STORE_PASSWORD.toCharArray());
+            Key key = keys.getKey(alias, STORE_PASSWORD.toCharArray());
+            String base64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                    .encodeToString(key.getEncoded());
+            Files.writeString(
+                    pem,
+                    "-----BEGIN PRIVATE KEY-----\n" + base64 + "\n-----END PRIVATE KEY-----\n",
+                    StandardCharsets.US_ASCII);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("Could not read the private key of " + store, e);
+        }
     }
 
     /**

@@ -13,6 +13,38 @@ class ProviderTests {
     @AfterEach
     void clearProperty() {
         System.clearProperty(RedisProvider.PROPERTY);
+        System.clearProperty(RedisBinary.PROPERTY);
+    }
+
+    @Test
+    void bundledBinaryServesEveryFeatureOfTheProcessProviderWithoutThePath() {
+        System.setProperty(RedisBinary.PROPERTY, "bundled");
+        assertThat(RedisBinary.source()).contains("bundled org.signal:embedded-redis");
+        // TLS and an ACL user at once: the bundled binary is built with TLS, and the certificates come from keytool.
+        try (RedisServer redis = RedisServer.builder()
+                .tls()
+                .aclUser(Topologies.ACL_USERNAME, Topologies.ACL_PASSWORD, Topologies.ACL_RULES)
+                .start()) {
+            StringRedisTemplate template = new StringRedisTemplate(redis.newConnectionFactory());
+            template.opsForValue().set("idempotency:k", "v");
+
+            assertThat(template.opsForValue().get("idempotency:k")).isEqualTo("v");
+            assertThat(redis.provider()).isEqualTo(RedisProvider.PROCESS);
+            assertThat(redis.version()).isEqualTo(RedisBinary.BUNDLED_VERSION);
+            assertThat(redis.isTls()).isTrue();
+            redis.pause();
+            redis.resume();
+            assertThat(template.opsForValue().get("idempotency:k")).isEqualTo("v");
+        }
+    }
+
+    @Test
+    void rejectsAnUnknownBinaryChoice() {
+        System.setProperty(RedisBinary.PROPERTY, "docker");
+        assertThatThrownBy(RedisBinary::server)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'docker'")
+                .hasMessageContaining("auto, path, bundled");
     }
 
     @Test
