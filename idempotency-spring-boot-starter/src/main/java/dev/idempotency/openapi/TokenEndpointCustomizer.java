@@ -2,7 +2,6 @@ package dev.idempotency.openapi;
 
 import dev.idempotency.internal.http.Problem;
 import dev.idempotency.internal.http.TokenOperations;
-import dev.idempotency.web.servlet.TokenEndpoint;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -20,36 +19,32 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Documents the token endpoint as {@code POST ${idempotency.token.endpoint.path}} when it is mapped. It is registered
- * programmatically, not as a controller bean, so springdoc does not find it by itself.
+ * Documents the token endpoint as {@code POST ${idempotency.token.endpoint.path}} when it is mapped, on Spring MVC and
+ * WebFlux alike. It is registered programmatically, not as a controller bean, so springdoc does not find it by itself.
  */
 public final class TokenEndpointCustomizer implements GlobalOpenApiCustomizer {
 
     /** Name of the token response schema in {@code components.schemas}. */
     static final String SCHEMA = "IdempotencyToken";
 
-    private final ObjectProvider<RequestMappingHandlerMapping> mappings;
+    private final Supplier<Optional<String>> mappedPath;
     private final String header;
     private final Duration ttl;
     private final boolean rejectAnonymous;
 
     /**
-     * @param mappings where the endpoint is mapped, if it is
+     * @param mappedPath the path the endpoint is mapped at, asked when the document is built; empty when it is not
      * @param header the header tokens are sent in
      * @param ttl how long an issued token is valid
      * @param rejectAnonymous whether anonymous callers get 400
      */
     public TokenEndpointCustomizer(
-            ObjectProvider<RequestMappingHandlerMapping> mappings,
-            String header,
-            Duration ttl,
-            boolean rejectAnonymous) {
-        this.mappings = mappings;
+            Supplier<Optional<String>> mappedPath, String header, Duration ttl, boolean rejectAnonymous) {
+        this.mappedPath = mappedPath;
         this.header = header;
         this.ttl = ttl;
         this.rejectAnonymous = rejectAnonymous;
@@ -57,7 +52,7 @@ public final class TokenEndpointCustomizer implements GlobalOpenApiCustomizer {
 
     @Override
     public void customise(OpenAPI openApi) {
-        Optional<String> path = mappedPath();
+        Optional<String> path = mappedPath.get();
         if (path.isEmpty()) {
             return;
         }
@@ -72,15 +67,6 @@ public final class TokenEndpointCustomizer implements GlobalOpenApiCustomizer {
         }
         PathItem item = openApi.getPaths().computeIfAbsent(path.get(), p -> new PathItem());
         item.setPost(operation());
-    }
-
-    /** The path the endpoint is mapped at, read from the handler mappings: the registrar may have left it out. */
-    Optional<String> mappedPath() {
-        return mappings.orderedStream()
-                .flatMap(mapping -> mapping.getHandlerMethods().entrySet().stream())
-                .filter(entry -> entry.getValue().getBean() instanceof TokenEndpoint)
-                .flatMap(entry -> entry.getKey().getPatternValues().stream())
-                .findFirst();
     }
 
     private Operation operation() {

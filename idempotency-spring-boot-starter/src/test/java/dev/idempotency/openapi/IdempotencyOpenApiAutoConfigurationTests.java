@@ -4,15 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.internal.operation.OperationRegistry;
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 class IdempotencyOpenApiAutoConfigurationTests {
 
@@ -36,7 +35,7 @@ class IdempotencyOpenApiAutoConfigurationTests {
     }
 
     @Test
-    void backsOffOutsideServletApplications() {
+    void backsOffOutsideWebApplications() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(IdempotencyOpenApiAutoConfiguration.class))
                 .run(context -> assertThat(context).doesNotHaveBean(IdempotentOperationCustomizer.class));
@@ -69,8 +68,8 @@ class IdempotencyOpenApiAutoConfigurationTests {
         }
 
         @Bean
-        TokenEndpointCustomizer ownTokenEndpointCustomizer(ObjectProvider<RequestMappingHandlerMapping> mappings) {
-            return new TokenEndpointCustomizer(mappings, "X-Token", Duration.ofMinutes(1), false);
+        TokenEndpointCustomizer ownTokenEndpointCustomizer() {
+            return new TokenEndpointCustomizer(Optional::empty, "X-Token", Duration.ofMinutes(1), false);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotency.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.stacks.Stack;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -46,6 +47,17 @@ class OpenApiCustomizersTests {
                     assertThat(openApi.getComponents().getSchemas()).containsKey(ProblemResponses.SCHEMA);
                     assertThat(issue.getDescription()).contains("`Idempotency-Token`", "valid for 10m");
                 });
+    }
+
+    @Test
+    void tokenEndpointIsDocumentedOnWebFluxToo() {
+        OpenAPI openApi = new OpenAPI();
+        Stack.WEBFLUX.bean(TokenEndpointCustomizer.class).customise(openApi);
+
+        Operation issue = openApi.getPaths().get("/idempotency/tokens").getPost();
+        assertThat(issue.getOperationId()).isEqualTo("issueIdempotencyToken");
+        assertThat(issue.getResponses()).containsOnlyKeys("201", "400", "429", "503");
+        assertThat(Stack.WEBFLUX.bean(IdempotentOperationCustomizer.class)).isNotNull();
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.idempotency.internal.http;
 import dev.idempotency.internal.operation.OperationRegistry;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 
@@ -16,6 +17,7 @@ public abstract class TokenEndpointMapping implements SmartInitializingSingleton
     private final OperationRegistry operations;
     private final String path;
     private final @Nullable Boolean enabled;
+    private volatile @Nullable String mappedPath;
 
     protected TokenEndpointMapping(OperationRegistry operations, String path, @Nullable Boolean enabled) {
         this.operations = operations;
@@ -25,13 +27,18 @@ public abstract class TokenEndpointMapping implements SmartInitializingSingleton
 
     @Override
     public final void afterSingletonsInstantiated() {
-        if (enabled != null ? enabled : operations.usesTokens()) {
-            map(path);
+        if ((enabled != null ? enabled : operations.usesTokens()) && map(path)) {
+            mappedPath = path;
         }
     }
 
-    /** Maps {@code POST path}, producing JSON, to the stack's endpoint. */
-    protected abstract void map(String path);
+    /** The path the endpoint is mapped at, once mapped; empty when it is not (no {@code TOKEN} operation). */
+    public Optional<String> mappedPath() {
+        return Optional.ofNullable(mappedPath);
+    }
+
+    /** Maps {@code POST path}, producing JSON, to the stack's endpoint; {@code false} when the stack has no mapping. */
+    protected abstract boolean map(String path);
 
     /** The public method {@code name} of {@code type}, which must exist once. */
     protected static Method handler(Class<?> type, String name) {

@@ -27,19 +27,21 @@ final class ReactiveTokenEndpointRegistrar extends TokenEndpointMapping {
     }
 
     @Override
-    protected void map(String path) {
+    protected boolean map(String path) {
         RequestMappingHandlerMapping mapping = mappings.getIfAvailable();
-        if (mapping != null) {
-            RequestMappingInfo.BuilderConfiguration options = new RequestMappingInfo.BuilderConfiguration();
-            options.setPatternParser(mapping.getPathPatternParser());
-            mapping.registerMapping(
-                    RequestMappingInfo.paths(path)
-                            .methods(RequestMethod.POST)
-                            .produces(MediaType.APPLICATION_JSON_VALUE)
-                            .options(options)
-                            .build(),
-                    endpoint,
-                    handler(ReactiveTokenEndpoint.class, "issue"));
+        if (mapping == null) {
+            return false;
         }
+        RequestMappingInfo.BuilderConfiguration options = new RequestMappingInfo.BuilderConfiguration();
+        options.setPatternParser(mapping.getPathPatternParser());
+        mapping.registerMapping(
+                RequestMappingInfo.paths(path)
+                        .methods(RequestMethod.POST)
+                        .produces(MediaType.APPLICATION_JSON_VALUE)
+                        .options(options)
+                        .build(),
+                endpoint,
+                handler(ReactiveTokenEndpoint.class, "issue"));
+        return true;
     }
 }

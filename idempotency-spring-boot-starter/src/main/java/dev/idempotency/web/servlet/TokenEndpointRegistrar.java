@@ -27,17 +27,19 @@ final class TokenEndpointRegistrar extends TokenEndpointMapping {
     }
 
     @Override
-    protected void map(String path) {
+    protected boolean map(String path) {
         RequestMappingHandlerMapping mapping = mappings.getIfAvailable();
-        if (mapping != null) {
-            mapping.registerMapping(
-                    RequestMappingInfo.paths(path)
-                            .methods(RequestMethod.POST)
-                            .produces(MediaType.APPLICATION_JSON_VALUE)
-                            .options(mapping.getBuilderConfiguration())
-                            .build(),
-                    endpoint,
-                    handler(TokenEndpoint.class, "issue"));
+        if (mapping == null) {
+            return false;
         }
+        mapping.registerMapping(
+                RequestMappingInfo.paths(path)
+                        .methods(RequestMethod.POST)
+                        .produces(MediaType.APPLICATION_JSON_VALUE)
+                        .options(mapping.getBuilderConfiguration())
+                        .build(),
+                endpoint,
+                handler(TokenEndpoint.class, "issue"));
+        return true;
     }
 }
