@@ -85,9 +85,11 @@ public final class ReplicaConfirmations implements AutoCloseable {
                 return CompletableFuture.failedFuture(failure);
             }
             if (error.startsWith("ASK ")) {
-                String[] node = error.substring(error.lastIndexOf(' ') + 1).split(":");
+                // "ASK <slot> <host>:<port>"; an IPv6 host has colons of its own, the port follows the last one.
+                String node = error.substring(error.lastIndexOf(' ') + 1);
+                int colon = node.lastIndexOf(':');
                 return onNode(
-                        clusterNode(node[0], Integer.parseInt(node[1])),
+                        clusterNode(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1))),
                         kind,
                         commands -> commands.asking().thenCompose(asking -> write.apply(commands)));
             }

@@ -49,6 +49,14 @@ public record OperationSpec(
         String policy,
         BeanCall beanCall) {
 
+    /**
+     * Whether a duplicate's payload is compared with the first call's: {@code REQUEST_ID} with fingerprinting on (the
+     * other strategies store no payload to compare with).
+     */
+    public boolean comparesPayloads() {
+        return strategy == Strategy.REQUEST_ID && fingerprint;
+    }
+
     /** Where the key comes from, as shown to operators: the SpEL expression or the header name. */
     public String keySource() {
         return key != null ? "spel:" + key.source() : "header:" + header;

@@ -83,12 +83,11 @@ public final class ProtectedInvocation {
             String operation,
             Supplier<String> fingerprint,
             Map<String, ?> variables) {
-        boolean comparesPayloads = spec.strategy() == Strategy.REQUEST_ID && spec.fingerprint();
         return new ProtectedCall(
                 scope,
                 operation,
                 key(keyHeader, header, variables),
-                comparesPayloads ? fingerprint.get() : null,
+                spec.comparesPayloads() ? fingerprint.get() : null,
                 spec.ttl(),
                 spec.lease(),
                 spec.maxWait());

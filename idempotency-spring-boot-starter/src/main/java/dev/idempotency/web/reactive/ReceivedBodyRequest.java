@@ -1,6 +1,5 @@
 package dev.idempotency.web.reactive;
 
-import dev.idempotency.Strategy;
 import dev.idempotency.internal.http.ReceivedBody;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
@@ -38,7 +37,7 @@ final class ReceivedBodyRequest extends ServerHttpRequestDecorator {
             return body;
         }
         OperationSpec spec = operations.find(handler.getMethod(), handler.getBeanType());
-        if (spec == null || spec.strategy() != Strategy.REQUEST_ID || !spec.fingerprint()) {
+        if (spec == null || !spec.comparesPayloads()) {
             return body;
         }
         ByteArrayOutputStream received = new ByteArrayOutputStream();

@@ -136,7 +136,7 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
     private Mono<ProtectedCall> protectedCall(ProtectedInvocation call, ServerWebExchange exchange) {
         OperationSpec spec = call.spec();
         Mono<String> scope = ReactiveCalls.scope(call.protection(), scopes);
-        Mono<String> fingerprint = spec.strategy() == Strategy.REQUEST_ID && spec.fingerprint()
+        Mono<String> fingerprint = spec.comparesPayloads()
                 ? ExchangePayload.fingerprint(
                         exchange,
                         handlers.computeIfAbsent(spec.method(), HandlerMetadata::of),

@@ -1,6 +1,5 @@
 package dev.idempotency.web.servlet;
 
-import dev.idempotency.Strategy;
 import dev.idempotency.internal.http.ReceivedBody;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
@@ -36,7 +35,7 @@ final class ReceivedBodyAdvice extends RequestBodyAdviceAdapter {
             MethodParameter parameter, Type targetType, Class<? extends HttpMessageConverter<?>> converterType) {
         Method method = parameter.getMethod();
         OperationSpec spec = method == null ? null : operations.find(method, parameter.getContainingClass());
-        return spec != null && spec.strategy() == Strategy.REQUEST_ID && spec.fingerprint();
+        return spec != null && spec.comparesPayloads();
     }
 
     @Override
