@@ -42,7 +42,7 @@ public class IdempotencyEndpoint {
      * @param diagnostics the Redis server checks
      * @param configuration the effective configuration to show
      */
-    public IdempotencyEndpoint(
+    IdempotencyEndpoint(
             OperationRegistry registry,
             RedisKeys keys,
             RedisGateway redis,

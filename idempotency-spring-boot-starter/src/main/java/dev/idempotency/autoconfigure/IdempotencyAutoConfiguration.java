@@ -185,7 +185,7 @@ public final class IdempotencyAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     RedisDiagnostics idempotencyRedisDiagnostics(RedisIdempotency idempotency) {
-        return new RedisDiagnostics(idempotency.gateway());
+        return new RedisDiagnostics(idempotency);
     }
 
     @Bean

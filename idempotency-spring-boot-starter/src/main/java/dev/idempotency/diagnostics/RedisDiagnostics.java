@@ -2,6 +2,7 @@ package dev.idempotency.diagnostics;
 
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ServerVersion;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.spi.Futures;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,10 +23,10 @@ public final class RedisDiagnostics {
     /**
      * Creates the diagnostics.
      *
-     * @param redis the commands it sends
+     * @param idempotency the Redis the strategies use
      */
-    public RedisDiagnostics(RedisGateway redis) {
-        this.redis = redis;
+    public RedisDiagnostics(RedisIdempotency idempotency) {
+        this.redis = idempotency.gateway();
     }
 
     /** A snapshot of the server's state; throws when Redis cannot be reached. */

@@ -35,7 +35,7 @@ public final class IdempotentOperationCustomizer implements GlobalOperationCusto
      * @param rejectAnonymous whether anonymous callers get 400
      * @param rejectTenantless whether authenticated callers without a tenant get 403
      */
-    public IdempotentOperationCustomizer(
+    IdempotentOperationCustomizer(
             OperationRegistry registry, String tokenPath, boolean rejectAnonymous, boolean rejectTenantless) {
         this.registry = registry;
         this.tokenPath = tokenPath;
