@@ -319,7 +319,7 @@ public final class RedisServer implements RedisTopology, AutoCloseable {
 
         /**
          * Accept only TLS ({@code --port 0 --tls-port <port>}, no client certificates), with a certificate for
-         * {@code 127.0.0.1} and {@code localhost} signed by a CA generated at start with {@code openssl}.
+         * {@code 127.0.0.1} and {@code localhost} signed by a CA generated at start with the JDK's {@code keytool}.
          */
         public Builder tls() {
             this.tls = true;
