@@ -2,93 +2,21 @@ package dev.idempotency.lock;
 
 import dev.idempotency.CheckedSupplier;
 import dev.idempotency.LockBusyException;
-import dev.idempotency.Strategy;
-import dev.idempotency.internal.Durations;
-import dev.idempotency.internal.Scheduling;
-import dev.idempotency.internal.StrategyRunner;
-import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.internal.lease.Owners;
-import dev.idempotency.internal.redis.RedisGateway;
-import dev.idempotency.internal.redis.ReplicaConfirmations;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.spi.Admission;
-import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.IdempotencyStrategy;
-import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.spi.StoreListener;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
-import org.jspecify.annotations.Nullable;
-import org.springframework.util.Assert;
 
 /**
- * The {@code LOCK} strategy: lease locks on resource keys with {@code SET NX PX} and an owner value, a fencing token
- * from the same cluster slot, watchdog renewal at a third of the lease, compare-and-delete release, and waiters woken
- * by the release itself. A lock belongs to the call that acquired it, never to a thread: only a call nested in that
- * call (or, for {@link #acquire}, the thread holding the handle) re-enters it without asking Redis, so a pooled thread
- * that serves the next request while asynchronous work still holds the lock cannot slip in. Usable without
- * annotations:
+ * The {@code LOCK} strategy and its programmatic API: lease locks on resource keys, renewed while held, each with a
+ * fencing token that grows with every acquisition. A lock belongs to the call that acquired it, never to a thread: only
+ * a call nested in that call (or, for {@link #acquire}, the thread holding the handle) re-enters it without asking the
+ * store. Get one from {@link dev.idempotency.redis.RedisIdempotency#locks()}:
  *
  * <pre>{@code
  * Stock stock = locks.callLocked(sku, Duration.ofSeconds(30), Duration.ofSeconds(2), () -> inventory.reserve(sku));
  * }</pre>
  */
-public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseable {
-
-    /** Waiters re-check at least this often, in case a release message was missed. */
-    private static final Duration FALLBACK_POLL = Duration.ofMillis(250);
-
-    private final LockStore store;
-    private final RedisKeys keys;
-    private final LeaseRenewer renewer;
-    private final LockReleaseSignals signals;
-    private final StoreListener listener;
-    private final ConcurrentHashMap<String, HeldLock> heldLocks = new ConcurrentHashMap<>();
-
-    /**
-     * Creates a manager; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
-     *
-     * @param redis the commands it sends
-     * @param keys where its locks live
-     * @param renewer renews the leases of held locks
-     * @param scheduling the timers of lock waits
-     */
-    public LeaseLockManager(RedisGateway redis, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling) {
-        this(redis, keys, renewer, scheduling, null);
-    }
-
-    /**
-     * Creates a manager whose locks, with wait-for-replicas, are granted only once replicas hold them.
-     *
-     * @param confirmations where acquisitions wait for replicas, or {@code null}
-     */
-    public LeaseLockManager(
-            RedisGateway redis,
-            RedisKeys keys,
-            LeaseRenewer renewer,
-            Scheduling scheduling,
-            @Nullable ReplicaConfirmations confirmations) {
-        Assert.notNull(redis, "redis must not be null");
-        Assert.notNull(keys, "keys must not be null");
-        Assert.notNull(renewer, "renewer must not be null");
-        String channel = keys.lock("") + ":released";
-        this.store = new LockStore(redis, channel, confirmations);
-        this.keys = keys;
-        this.renewer = renewer;
-        this.listener = redis.listener();
-        this.signals = new LockReleaseSignals(redis, channel, scheduling);
-    }
-
-    @Override
-    public Strategy strategy() {
-        return Strategy.LOCK;
-    }
+public interface LeaseLockManager extends IdempotencyStrategy {
 
     /**
      * Acquires the lock on {@code resource}, waiting up to {@code wait} for a busy lock. The handle belongs to the
@@ -96,160 +24,23 @@ public final class LeaseLockManager implements IdempotencyStrategy, AutoCloseabl
      * {@link #callLocked} of the same resource.
      *
      * @throws LockBusyException when another holder keeps it past {@code wait}
-     * @throws dev.idempotency.IdempotencyStoreUnavailableException when Redis fails
+     * @throws dev.idempotency.IdempotencyStoreUnavailableException when the store fails
      */
-    public LockHandle acquire(String resource, Duration lease, Duration wait) {
-        return acquireBlocking(resource, lease, wait, Thread.currentThread()).handle();
-    }
+    LockHandle acquire(String resource, Duration lease, Duration wait);
 
     /**
      * Runs {@code work} under the lock on {@code resource}. Once the work ran its result is returned: a lock lost
      * meanwhile, or a release that fails, is logged and counted, and the lock expires with its lease.
+     *
+     * @throws LockBusyException when another holder keeps it past {@code wait}; the work did not run
+     * @throws E whatever the work throws, after the lock is released
      */
-    public <T, E extends Throwable> T callLocked(
-            String resource, Duration lease, Duration wait, CheckedSupplier<T, E> work) throws E {
-        return StrategyRunner.run(
-                () -> new Admission.Proceed(acquireBlocking(resource, lease, wait, null)), work, ResultCodec.none());
-    }
+    <T, E extends Throwable> T callLocked(String resource, Duration lease, Duration wait, CheckedSupplier<T, E> work)
+            throws E;
 
     /**
      * The lock on {@code resource} held by the current call (the {@link #callLocked} or protected call this code runs
      * in) or by this thread's {@link #acquire}, if any: to read its fencing token deep in a call.
      */
-    public Optional<LockHandle> heldByCurrentThread(String resource) {
-        HeldLock mine = heldLocks.get(keys.lock(resource));
-        return mine != null && mine.isHeldByCurrentCall() ? Optional.of(mine.handle()) : Optional.empty();
-    }
-
-    @Override
-    public Admission admit(ProtectedCall call) {
-        return new Admission.Proceed(acquireBlocking(call.key(), call.lease(), call.maxWait(), null));
-    }
-
-    /**
-     * Acquires without blocking. Cancelling the returned future stops the wait for a busy lock; a lock acquired after
-     * that is released at once.
-     */
-    @Override
-    public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
-        CompletableFuture<Admission> admission = new CompletableFuture<>();
-        return Futures.handOver(
-                acquireAsync(call.key(), call.lease(), call.maxWait(), null, admission::isDone)
-                        .thenApply(Admission.Proceed::new),
-                admission,
-                unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
-    }
-
-    private HeldLock acquireBlocking(String resource, Duration lease, Duration wait, @Nullable Thread holder) {
-        HeldLock mine = heldLocks.get(keys.lock(resource));
-        if (mine != null && mine.isHeldByCurrentCall()) {
-            mine.enter();
-            return mine;
-        }
-        return Futures.join(acquireAsync(resource, lease, wait, holder, () -> false));
-    }
-
-    /**
-     * @param holder the thread that holds the handle ({@link #acquire}), or {@code null} for a lock held by a call
-     * @param gaveUp whether the caller stopped waiting: a wait then ends
-     */
-    private CompletableFuture<HeldLock> acquireAsync(
-            String resource, Duration lease, Duration wait, @Nullable Thread holder, BooleanSupplier gaveUp) {
-        Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
-        String key = keys.lock(resource);
-        String owner = Owners.next();
-        long sentAt = System.nanoTime();
-        return store.acquire(key, owner, lease).thenCompose(result -> {
-            if (result > 0) {
-                return CompletableFuture.completedFuture(held(resource, key, owner, result, lease, sentAt, holder));
-            }
-            if (!Durations.isPositive(wait)) {
-                return CompletableFuture.failedFuture(busy(-result));
-            }
-            long deadline = System.nanoTime() + wait.toNanos();
-            return signals.subscribed().thenCompose(subscribed -> {
-                LockReleaseSignals.Signal signal = signals.register(key);
-                return awaitRelease(signal, resource, key, owner, lease, deadline, holder, gaveUp)
-                        .whenComplete((held, failure) -> signals.unregister(key));
-            });
-        });
-    }
-
-    /** Tries again whenever the lock is released (or the fallback interval passes) until acquired or too late. */
-    private CompletableFuture<HeldLock> awaitRelease(
-            LockReleaseSignals.Signal signal,
-            String resource,
-            String key,
-            String owner,
-            Duration lease,
-            long deadline,
-            @Nullable Thread holder,
-            BooleanSupplier gaveUp) {
-        if (gaveUp.getAsBoolean()) {
-            return CompletableFuture.failedFuture(new CancellationException("The caller stopped waiting"));
-        }
-        long seen = signal.generation();
-        long sentAt = System.nanoTime();
-        return store.acquire(key, owner, lease).thenCompose(result -> {
-            if (result > 0) {
-                return CompletableFuture.completedFuture(held(resource, key, owner, result, lease, sentAt, holder));
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return CompletableFuture.failedFuture(busy(-result));
-            }
-            long pause = Math.min(left, Math.min(Duration.ofMillis(-result).toNanos(), FALLBACK_POLL.toNanos()));
-            return signal.changeAfter(seen, Duration.ofNanos(pause))
-                    .thenCompose(
-                            changed -> awaitRelease(signal, resource, key, owner, lease, deadline, holder, gaveUp));
-        });
-    }
-
-    private HeldLock held(
-            String resource,
-            String key,
-            String owner,
-            long fencingToken,
-            Duration lease,
-            long sentAt,
-            @Nullable Thread holder) {
-        HeldLock acquired = new HeldLock(this, resource, key, owner, fencingToken, holder);
-        acquired.leased(renewer.start(
-                Strategy.LOCK,
-                key,
-                lease,
-                sentAt,
-                OptionalLong.of(fencingToken),
-                () -> store.renew(key, owner, lease),
-                () -> {}));
-        heldLocks.put(key, acquired);
-        return acquired;
-    }
-
-    /** Releases {@code held} in Redis: {@code true} when it was still this owner's lock. */
-    CompletableFuture<Boolean> release(HeldLock lock) {
-        heldLocks.remove(lock.key(), lock);
-        renewer.end(lock.lease());
-        return store.release(lock.key(), lock.owner()).thenApply(released -> {
-            if (!released && !lock.lease().isLost()) {
-                listener.onLeaseLost(Strategy.LOCK);
-            }
-            return released && !lock.lease().isLost();
-        });
-    }
-
-    StoreListener listener() {
-        return listener;
-    }
-
-    private static LockBusyException busy(long remainingMillis) {
-        return new LockBusyException(
-                "The lock on this resource is held by another caller",
-                Duration.ofSeconds(Math.max(1, (remainingMillis + 999) / 1000)));
-    }
-
-    @Override
-    public void close() {
-        signals.close();
-    }
+    Optional<LockHandle> heldByCurrentThread(String resource);
 }

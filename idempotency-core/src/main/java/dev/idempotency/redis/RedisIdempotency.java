@@ -4,14 +4,19 @@ import dev.idempotency.Strategy;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
+import dev.idempotency.internal.requestid.RedisRequestIdExecutor;
+import dev.idempotency.internal.token.RedisIssueQuota;
+import dev.idempotency.internal.token.RedisTokenExecutor;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.StoreListener;
+import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -36,9 +41,9 @@ public final class RedisIdempotency implements AutoCloseable {
     private final LeaseRenewer renewer;
     private final @Nullable ReplicaConfirmations confirmations;
     private final RedisKeys keys;
-    private final RequestIdExecutor requestIds;
-    private final TokenExecutor tokens;
-    private final LeaseLockManager locks;
+    private final RedisRequestIdExecutor requestIds;
+    private final RedisTokenExecutor tokens;
+    private final RedisLeaseLockManager locks;
 
     private RedisIdempotency(Builder builder) {
         this.redis = new RedisGateway(builder.connectionFactory, builder.listener);
@@ -50,10 +55,10 @@ public final class RedisIdempotency implements AutoCloseable {
                 ? null
                 : new ReplicaConfirmations(redis, builder.waitForReplicas, builder.waitForReplicasTimeout, scheduling);
         this.keys = new RedisKeys(builder.keyPrefix, builder.namespace);
-        this.requestIds = new RequestIdExecutor(
+        this.requestIds = new RedisRequestIdExecutor(
                 redis, keys, renewer, scheduling, builder.maxResultSize, confirmations, builder.undecodableResults);
-        this.tokens = new TokenExecutor(redis, keys, confirmations);
-        this.locks = new LeaseLockManager(redis, keys, renewer, scheduling, confirmations);
+        this.tokens = new RedisTokenExecutor(redis, keys, confirmations);
+        this.locks = new RedisLeaseLockManager(redis, keys, renewer, scheduling, confirmations);
     }
 
     /** Starts a builder on the application's Lettuce connection factory. */
@@ -74,6 +79,17 @@ public final class RedisIdempotency implements AutoCloseable {
     /** The {@code LOCK} strategy and its programmatic API. */
     public LeaseLockManager locks() {
         return locks;
+    }
+
+    /**
+     * A bound on how many one-time tokens are issued per {@code window}, counted in this Redis so that it holds across
+     * every instance of the application.
+     *
+     * @param perCaller tokens one caller may get per window; 0 for no bound
+     * @param total tokens the application may issue per window; 0 for no bound
+     */
+    public IssueQuota issueQuota(int perCaller, int total, Duration window) {
+        return new RedisIssueQuota(redis, keys, perCaller, total, window);
     }
 
     /** The strategy of one kind. */

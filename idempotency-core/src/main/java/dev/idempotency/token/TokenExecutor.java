@@ -2,95 +2,33 @@ package dev.idempotency.token;
 
 import dev.idempotency.CheckedSupplier;
 import dev.idempotency.InvalidTokenException;
-import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
-import dev.idempotency.internal.StrategyRunner;
-import dev.idempotency.internal.redis.RedisGateway;
-import dev.idempotency.internal.redis.ReplicaConfirmations;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.spi.Admission;
-import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.IdempotencyStrategy;
-import dev.idempotency.spi.ProtectedCall;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
-import org.springframework.util.Assert;
 
 /**
- * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
- * holds only a digest of each token and its scope (the key) and a short state ({@link TokenStore}): {@code V} valid,
- * {@code U} and the consuming submit's mark once used. A token is bound to the scope and to the operation (or named group
- * of operations) it was issued for: elsewhere it is unknown. Consuming is one script (one round trip) that marks a valid
- * token, and the used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit
- * whose work failed, or whose consume failed without an answer (a lost reply, a timeout), gives the token back,
- * retrying while Redis is unreachable, for at most a minute. Usable without annotations:
+ * The {@code TOKEN} strategy and its programmatic API: one-time tokens issued by the server and consumed atomically by
+ * the first submit. A token is bound to the scope and to the operation (or named group of operations) it was issued
+ * for: elsewhere it is unknown. Get one from {@link dev.idempotency.redis.RedisIdempotency#tokens()}:
  *
  * <pre>{@code
  * IssuedToken token = tokens.issue(userId, "feedback", Duration.ofMinutes(10)); // hand token.token() to the client
  * Feedback saved = tokens.execute(userId, "feedback", submittedToken, () -> feedback.save(form));
  * }</pre>
  */
-public final class TokenExecutor implements IdempotencyStrategy {
-
-    private static final int TOKEN_BYTES = 24;
-    private final TokenStore store;
-    private final RedisKeys keys;
-    /**
-     * DRBG: seeded once from the platform, then generated in memory. The platform default on Linux reads
-     * /dev/urandom for every token, a file read that must not happen on the event loops reactive callers issue on.
-     */
-    private final SecureRandom random = drbg();
-
-    private final Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
-
-    /**
-     * Creates an executor; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
-     *
-     * @param redis the commands it sends
-     * @param keys where its tokens live
-     */
-    public TokenExecutor(RedisGateway redis, RedisKeys keys) {
-        this(redis, keys, null);
-    }
-
-    /**
-     * Creates an executor whose consumes, with wait-for-replicas, count only once replicas hold them.
-     *
-     * @param confirmations where consumes wait for replicas, or {@code null}
-     */
-    public TokenExecutor(RedisGateway redis, RedisKeys keys, @Nullable ReplicaConfirmations confirmations) {
-        Assert.notNull(redis, "redis must not be null");
-        Assert.notNull(keys, "keys must not be null");
-        this.store = new TokenStore(redis, confirmations);
-        this.keys = keys;
-    }
-
-    @Override
-    public Strategy strategy() {
-        return Strategy.TOKEN;
-    }
+public interface TokenExecutor extends IdempotencyStrategy {
 
     /**
      * Issues a token valid within {@code scope} (e.g. the user) on {@code operation} for {@code ttl}.
      *
      * @param operation the operation, or the named group of operations, whose submits may consume it
      */
-    public IssuedToken issue(String scope, String operation, Duration ttl) {
-        return Futures.join(issueAsync(scope, operation, ttl));
-    }
+    IssuedToken issue(String scope, String operation, Duration ttl);
 
     /** {@link #issue} without blocking. */
-    public CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl) {
-        byte[] bytes = new byte[TOKEN_BYTES];
-        random.nextBytes(bytes);
-        String token = encoder.encodeToString(bytes);
-        return store.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
-    }
+    CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl);
 
     /**
      * Consumes {@code token}, runs {@code work}, and restores the token when the work throws, so the user can submit
@@ -100,73 +38,12 @@ public final class TokenExecutor implements IdempotencyStrategy {
      *     scope or for another operation
      * @throws TokenAlreadyUsedException when it was consumed before
      */
-    public <T, E extends Throwable> T execute(
-            String scope, String operation, @Nullable String token, CheckedSupplier<T, E> work) throws E {
-        byte[] key = key(scope, operation, TokenFormat.requireWellFormed(token));
-        return StrategyRunner.run(() -> Futures.join(admit(key)), work, ResultCodec.none());
-    }
+    <T, E extends Throwable> T execute(
+            String scope, String operation, @Nullable String token, CheckedSupplier<T, E> work) throws E;
 
     /** Consumes {@code token}; see {@link #execute}. */
-    public void consume(String scope, String operation, @Nullable String token) {
-        Futures.join(consume(key(scope, operation, TokenFormat.requireWellFormed(token)), TokenStore.newMark()));
-    }
+    void consume(String scope, String operation, @Nullable String token);
 
     /** Makes a consumed token valid again, whoever consumed it; an expired token stays expired. */
-    public void restore(String scope, String operation, String token) {
-        Futures.join(store.restore(key(scope, operation, token)));
-    }
-
-    @Override
-    public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
-        String token;
-        try {
-            token = TokenFormat.requireWellFormed(call.key());
-        } catch (InvalidTokenException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
-        // A caller that gives up cancels the returned future; a token consumed for it after that is restored at once.
-        return Futures.handOver(
-                admit(key(call.scope(), call.operation(), token)),
-                new CompletableFuture<>(),
-                unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
-    }
-
-    private CompletableFuture<Admission> admit(byte[] key) {
-        byte[] mark = TokenStore.newMark();
-        return consume(key, mark)
-                .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
-    }
-
-    private CompletableFuture<Void> consume(byte[] key, byte[] mark) {
-        return store.consume(key, mark)
-                .whenComplete((previous, failure) -> {
-                    if (failure != null) {
-                        store.giveBack(key, mark);
-                    }
-                })
-                .thenApply(previous -> {
-                    if (previous == null) {
-                        throw new InvalidTokenException("The token is unknown or expired");
-                    }
-                    // Our own mark: the client sent the consume again after a broken connection, and it is ours.
-                    if (previous.length > 0 && previous[0] == TokenStore.USED && !Arrays.equals(previous, mark)) {
-                        throw new TokenAlreadyUsedException("The token was used already");
-                    }
-                    return null;
-                });
-    }
-
-    private byte[] key(String scope, String operation, String token) {
-        return RedisGateway.bytes(keys.token(scope, operation, token));
-    }
-
-    private static SecureRandom drbg() {
-        try {
-            SecureRandom drbg = SecureRandom.getInstance("DRBG");
-            drbg.nextBytes(new byte[1]); // seeds now, on the thread that builds the executor
-            return drbg;
-        } catch (java.security.NoSuchAlgorithmException ex) {
-            return new SecureRandom(); // every Java 9+ platform has DRBG; stay usable on one that does not
-        }
-    }
+    void restore(String scope, String operation, String token);
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
+import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ContextHolder;
@@ -33,11 +34,11 @@ class LockContractTests extends RedisContract {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private LeaseLockManager locks;
+    private RedisLeaseLockManager locks;
 
     @Override
     protected void setUp() {
-        locks = new LeaseLockManager(redis, keys, renewer, scheduling);
+        locks = new RedisLeaseLockManager(redis, keys, renewer, scheduling);
     }
 
     @AfterEach

@@ -7,6 +7,7 @@ import dev.idempotency.IdempotencyContext;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.internal.token.RedisTokenExecutor;
 import dev.idempotency.support.RedisContract;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
@@ -28,7 +29,7 @@ class TokenContractTests extends RedisContract {
 
     @Override
     protected void setUp() {
-        tokens = new TokenExecutor(redis, keys);
+        tokens = new RedisTokenExecutor(redis, keys);
     }
 
     @Test

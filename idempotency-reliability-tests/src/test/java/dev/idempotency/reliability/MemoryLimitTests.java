@@ -132,7 +132,7 @@ class MemoryLimitTests {
         Duration lease = Duration.ofSeconds(10);
         try (RedisAdmin admin = new RedisAdmin(redis.host(), redis.port());
                 CoreStack app = CoreStack.connect(redis.host(), redis.port(), Duration.ofMillis(500), "oom:");
-                LogCapture log = new LogCapture("dev.idempotency.requestid.ClaimPermit")) {
+                LogCapture log = new LogCapture("dev.idempotency.internal.requestid.ClaimPermit")) {
             admin.configSet("maxmemory-policy", "noeviction");
             AtomicInteger runs = new AtomicInteger();
             RequestIdCall call = new RequestIdCall(

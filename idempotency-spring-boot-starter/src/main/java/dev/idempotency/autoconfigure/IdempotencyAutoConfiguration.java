@@ -22,7 +22,6 @@ import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.scope.ScopeResolver;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.StoreListener;
-import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,12 +108,7 @@ public final class IdempotencyAutoConfiguration {
         IdempotencyProperties.Token.Endpoint endpoint = token.getEndpoint();
         return new TokenIssuer(
                 tokens,
-                new IssueQuota(
-                        idempotency.gateway(),
-                        idempotency.keys(),
-                        endpoint.getMaxPerCaller(),
-                        endpoint.getMaxTotal(),
-                        Duration.ofMinutes(1)),
+                idempotency.issueQuota(endpoint.getMaxPerCaller(), endpoint.getMaxTotal(), Duration.ofMinutes(1)),
                 idempotency.gateway().listener(),
                 token.getHeader(),
                 token.getTtl(),

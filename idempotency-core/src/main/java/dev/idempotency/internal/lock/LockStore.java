@@ -1,4 +1,4 @@
-package dev.idempotency.lock;
+package dev.idempotency.internal.lock;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.redis.LuaScript;

@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.token.RedisTokenExecutor;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.spi.Futures;
@@ -60,9 +62,9 @@ class OlderNodeTests {
             RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
             RedisKeys keys = new RedisKeys("mixed:");
             RequestIdStore store = new RequestIdStore(redis, null, RequestIdStore.ClaimCommand.AUTO);
-            LeaseLockManager locks = new LeaseLockManager(
+            LeaseLockManager locks = new RedisLeaseLockManager(
                     redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, null);
-            TokenExecutor tokens = new TokenExecutor(redis, keys);
+            TokenExecutor tokens = new RedisTokenExecutor(redis, keys);
 
             Map<Integer, Integer> claims = new TreeMap<>();
             Map<Integer, Integer> locked = new TreeMap<>();

@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

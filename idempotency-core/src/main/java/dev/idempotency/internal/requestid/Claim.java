@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 /**
  * Proof that this execution owns a {@code REQUEST_ID} record: only the owner can complete, renew or release it.

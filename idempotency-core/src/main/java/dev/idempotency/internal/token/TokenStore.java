@@ -1,4 +1,4 @@
-package dev.idempotency.token;
+package dev.idempotency.internal.token;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.redis.LuaScript;

@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,9 @@ import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.Strategy;
 import dev.idempotency.UndecodableResultException;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.support.RedisContract;
@@ -43,7 +46,7 @@ class RequestIdContractTests extends RedisContract {
     RequestIdStore.ClaimCommand claims;
 
     private RequestIdStore store;
-    private RequestIdExecutor executor;
+    private RedisRequestIdExecutor executor;
 
     /** Every topology, and claims by script as on Redis 6.2, where {@code SET NX GET} is refused. */
     static Stream<Arguments> setups() {
@@ -59,12 +62,13 @@ class RequestIdContractTests extends RedisContract {
         executor = executor(Long.MAX_VALUE);
     }
 
-    private RequestIdExecutor executor(long maxResultSize) {
+    private RedisRequestIdExecutor executor(long maxResultSize) {
         return executor(maxResultSize, UndecodableResults.FAIL);
     }
 
-    private RequestIdExecutor executor(long maxResultSize, UndecodableResults undecodableResults) {
-        return new RequestIdExecutor(redis, keys, renewer, scheduling, maxResultSize, null, claims, undecodableResults);
+    private RedisRequestIdExecutor executor(long maxResultSize, UndecodableResults undecodableResults) {
+        return new RedisRequestIdExecutor(
+                redis, keys, renewer, scheduling, maxResultSize, null, claims, undecodableResults);
     }
 
     private ClaimOutcome claim(String key, String fingerprint, Duration lease) {
@@ -172,7 +176,7 @@ class RequestIdContractTests extends RedisContract {
                 .isInstanceOf(UndecodableResultException.class);
         assertThat(runs).hasValue(1);
 
-        RequestIdExecutor rerunning = executor(Long.MAX_VALUE, UndecodableResults.RERUN);
+        RedisRequestIdExecutor rerunning = executor(Long.MAX_VALUE, UndecodableResults.RERUN);
         assertThat(rerunning.execute(call, () -> 42, changedType)).isEqualTo(42);
         assertThat(rerunning.execute(call, () -> 43, changedType)).isEqualTo(42);
     }
@@ -245,7 +249,7 @@ class RequestIdContractTests extends RedisContract {
 
     @Test
     void resultAboveTheSizeLimitCompletesTheKeyWithoutItAndDuplicatesDoNotRunAgain() {
-        RequestIdExecutor limited = executor(10);
+        RedisRequestIdExecutor limited = executor(10);
         RequestIdCall call = call(newKey(), Duration.ZERO);
         AtomicInteger runs = new AtomicInteger();
         assertThat(limited.execute(

@@ -1,4 +1,4 @@
-package dev.idempotency.token;
+package dev.idempotency.internal.token;
 
 import dev.idempotency.InvalidTokenException;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.lease.Owners;

@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 /** What a claim found: this caller runs the work, replays a stored result, waits, or is told its payload differs. */
 sealed interface ClaimOutcome {

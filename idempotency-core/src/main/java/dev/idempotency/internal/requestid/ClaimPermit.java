@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;

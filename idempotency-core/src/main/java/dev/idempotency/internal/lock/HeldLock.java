@@ -1,4 +1,4 @@
-package dev.idempotency.lock;
+package dev.idempotency.internal.lock;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.internal.lease.Lease;
@@ -22,18 +22,18 @@ final class HeldLock implements Permit {
 
     private static final Logger log = LoggerFactory.getLogger(HeldLock.class);
 
-    private final LeaseLockManager manager;
+    private final RedisLeaseLockManager manager;
     private final String resource;
     private final String key;
     private final String owner;
     private final long fencingToken;
     private final @Nullable Thread holder;
-    private final LockHandle handle = new LockHandle(this);
+    private final RedisLockHandle handle = new RedisLockHandle(this);
     private @Nullable Lease lease;
     private final AtomicInteger holds = new AtomicInteger(1);
 
     HeldLock(
-            LeaseLockManager manager,
+            RedisLeaseLockManager manager,
             String resource,
             String key,
             String owner,
@@ -95,7 +95,7 @@ final class HeldLock implements Permit {
     }
 
     /** The public face of this lock for blocking callers. */
-    LockHandle handle() {
+    RedisLockHandle handle() {
         return handle;
     }
 

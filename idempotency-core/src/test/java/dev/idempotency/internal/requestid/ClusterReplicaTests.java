@@ -1,4 +1,4 @@
-package dev.idempotency.requestid;
+package dev.idempotency.internal.requestid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
+import dev.idempotency.internal.token.RedisTokenExecutor;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.spi.Futures;
@@ -58,9 +60,9 @@ class ClusterReplicaTests {
         RedisGateway redis = new RedisGateway(factory, StoreListener.NONE);
         ReplicaConfirmations confirmations = new ReplicaConfirmations(redis, 1, WAIT, scheduling);
         RequestIdStore store = new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
-        LeaseLockManager locks = new LeaseLockManager(
+        LeaseLockManager locks = new RedisLeaseLockManager(
                 redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, confirmations);
-        TokenExecutor tokens = new TokenExecutor(redis, keys, confirmations);
+        TokenExecutor tokens = new RedisTokenExecutor(redis, keys, confirmations);
         String token = tokens.issue("user-1", "submit", LEASE).token();
         for (int i = 0; i < 20; i++) { // every master's connections have made confirmed writes
             assertThat(confirmedClaim(store, keys.requestId("", "op", "warm" + i)))

@@ -1,4 +1,4 @@
-package dev.idempotency.lock;
+package dev.idempotency.internal.lock;
 
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.redis.RedisGateway;

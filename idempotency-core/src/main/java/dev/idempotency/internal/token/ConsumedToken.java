@@ -1,4 +1,4 @@
-package dev.idempotency.token;
+package dev.idempotency.internal.token;
 
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;

@@ -1,0 +1,162 @@
+package dev.idempotency.internal.token;
+
+import dev.idempotency.CheckedSupplier;
+import dev.idempotency.InvalidTokenException;
+import dev.idempotency.Strategy;
+import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.internal.StrategyRunner;
+import dev.idempotency.internal.redis.RedisGateway;
+import dev.idempotency.internal.redis.ReplicaConfirmations;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.Futures;
+import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.token.IssuedToken;
+import dev.idempotency.token.TokenExecutor;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
+
+/**
+ * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
+ * holds only a digest of each token and its scope (the key) and a short state ({@link TokenStore}): {@code V} valid,
+ * {@code U} and the consuming submit's mark once used. A token is bound to the scope and to the operation (or named group
+ * of operations) it was issued for: elsewhere it is unknown. Consuming is one script (one round trip) that marks a valid
+ * token, and the used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit
+ * whose work failed, or whose consume failed without an answer (a lost reply, a timeout), gives the token back,
+ * retrying while Redis is unreachable, for at most a minute. Usable without annotations:
+ *
+ * <pre>{@code
+ * IssuedToken token = tokens.issue(userId, "feedback", Duration.ofMinutes(10)); // hand token.token() to the client
+ * Feedback saved = tokens.execute(userId, "feedback", submittedToken, () -> feedback.save(form));
+ * }</pre>
+ */
+public final class RedisTokenExecutor implements TokenExecutor {
+
+    private static final int TOKEN_BYTES = 24;
+    private final TokenStore store;
+    private final RedisKeys keys;
+    /**
+     * DRBG: seeded once from the platform, then generated in memory. The platform default on Linux reads
+     * /dev/urandom for every token, a file read that must not happen on the event loops reactive callers issue on.
+     */
+    private final SecureRandom random = drbg();
+
+    private final Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
+
+    /**
+     * Creates an executor; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
+     *
+     * @param redis the commands it sends
+     * @param keys where its tokens live
+     */
+    public RedisTokenExecutor(RedisGateway redis, RedisKeys keys) {
+        this(redis, keys, null);
+    }
+
+    /**
+     * Creates an executor whose consumes, with wait-for-replicas, count only once replicas hold them.
+     *
+     * @param confirmations where consumes wait for replicas, or {@code null}
+     */
+    public RedisTokenExecutor(RedisGateway redis, RedisKeys keys, @Nullable ReplicaConfirmations confirmations) {
+        Assert.notNull(redis, "redis must not be null");
+        Assert.notNull(keys, "keys must not be null");
+        this.store = new TokenStore(redis, confirmations);
+        this.keys = keys;
+    }
+
+    @Override
+    public Strategy strategy() {
+        return Strategy.TOKEN;
+    }
+
+    @Override
+    public IssuedToken issue(String scope, String operation, Duration ttl) {
+        return Futures.join(issueAsync(scope, operation, ttl));
+    }
+
+    @Override
+    public CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl) {
+        byte[] bytes = new byte[TOKEN_BYTES];
+        random.nextBytes(bytes);
+        String token = encoder.encodeToString(bytes);
+        return store.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
+    }
+
+    @Override
+    public <T, E extends Throwable> T execute(
+            String scope, String operation, @Nullable String token, CheckedSupplier<T, E> work) throws E {
+        byte[] key = key(scope, operation, TokenFormat.requireWellFormed(token));
+        return StrategyRunner.run(() -> Futures.join(admit(key)), work, ResultCodec.none());
+    }
+
+    @Override
+    public void consume(String scope, String operation, @Nullable String token) {
+        Futures.join(consume(key(scope, operation, TokenFormat.requireWellFormed(token)), TokenStore.newMark()));
+    }
+
+    @Override
+    public void restore(String scope, String operation, String token) {
+        Futures.join(store.restore(key(scope, operation, token)));
+    }
+
+    @Override
+    public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
+        String token;
+        try {
+            token = TokenFormat.requireWellFormed(call.key());
+        } catch (InvalidTokenException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+        // A caller that gives up cancels the returned future; a token consumed for it after that is restored at once.
+        return Futures.handOver(
+                admit(key(call.scope(), call.operation(), token)),
+                new CompletableFuture<>(),
+                unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
+    }
+
+    private CompletableFuture<Admission> admit(byte[] key) {
+        byte[] mark = TokenStore.newMark();
+        return consume(key, mark)
+                .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
+    }
+
+    private CompletableFuture<Void> consume(byte[] key, byte[] mark) {
+        return store.consume(key, mark)
+                .whenComplete((previous, failure) -> {
+                    if (failure != null) {
+                        store.giveBack(key, mark);
+                    }
+                })
+                .thenApply(previous -> {
+                    if (previous == null) {
+                        throw new InvalidTokenException("The token is unknown or expired");
+                    }
+                    // Our own mark: the client sent the consume again after a broken connection, and it is ours.
+                    if (previous.length > 0 && previous[0] == TokenStore.USED && !Arrays.equals(previous, mark)) {
+                        throw new TokenAlreadyUsedException("The token was used already");
+                    }
+                    return null;
+                });
+    }
+
+    private byte[] key(String scope, String operation, String token) {
+        return RedisGateway.bytes(keys.token(scope, operation, token));
+    }
+
+    private static SecureRandom drbg() {
+        try {
+            SecureRandom drbg = SecureRandom.getInstance("DRBG");
+            drbg.nextBytes(new byte[1]); // seeds now, on the thread that builds the executor
+            return drbg;
+        } catch (java.security.NoSuchAlgorithmException ex) {
+            return new SecureRandom(); // every Java 9+ platform has DRBG; stay usable on one that does not
+        }
+    }
+}
