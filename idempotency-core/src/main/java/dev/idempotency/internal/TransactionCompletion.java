@@ -13,7 +13,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * synchronizes) with that transaction: the result is stored, the token kept used and the lock released only after the
  * commit; a rollback, or a commit that throws, settles it as failed (claim released, token restored, lock released),
  * so a retry runs the work again instead of replaying work that never committed. This holds whatever the advisor's
- * order, and for transactions opened around the caller.
+ * order, and for transactions opened around the caller. A store in the transaction's own database
+ * ({@link TransactionalPermit}) writes the completion inside the transaction instead, just before it commits: the
+ * record and the work's writes then commit together, and a crash can never keep one without the other.
  */
 final class TransactionCompletion {
 
@@ -30,11 +32,29 @@ final class TransactionCompletion {
         if (!TransactionSynchronizationManager.isSynchronizationActive()) {
             return false;
         }
+        boolean joining =
+                permit instanceof TransactionalPermit transactional && transactional.joinsCurrentTransaction();
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+            private boolean completedInside;
+
+            @Override
+            public void beforeCommit(boolean readOnly) {
+                if (joining && !readOnly) {
+                    // Written on the transaction's connection: a failure here fails the commit, and the claim is
+                    // released below.
+                    ((TransactionalPermit) permit).joinTransaction();
+                    Futures.join(StrategyRunner.succeed(permit, codec, result));
+                    completedInside = true;
+                }
+            }
+
             @Override
             public void afterCompletion(int status) {
                 if (status == STATUS_COMMITTED) {
-                    Futures.join(StrategyRunner.succeed(permit, codec, result));
+                    if (!completedInside) {
+                        Futures.join(StrategyRunner.succeed(permit, codec, result));
+                    }
                 } else {
                     log.debug("The transaction around an idempotent call did not commit; its protection is released");
                     Futures.join(permit.fail());

@@ -7,9 +7,13 @@ import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
-import dev.idempotency.internal.requestid.RedisRequestIdExecutor;
+import dev.idempotency.internal.requestid.JdbcRequestIdStore;
+import dev.idempotency.internal.requestid.RedisRequestIdStore;
+import dev.idempotency.internal.requestid.RequestIdStore;
+import dev.idempotency.internal.requestid.RequestIdStrategy;
 import dev.idempotency.internal.token.RedisIssueQuota;
 import dev.idempotency.internal.token.RedisTokenExecutor;
+import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.requestid.RequestIdExecutor;
@@ -23,9 +27,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 
 /**
  * The three strategies on one Redis, with what they share: the connection, the timers and the lease renewer. The
+ * {@code REQUEST_ID} records may live in the application's database instead ({@link Builder#requestIdStore}). The
  * Spring Boot starter builds one from {@code idempotency.*}; without Boot, build it yourself and close it on shutdown:
  *
  * <pre>{@code
@@ -36,12 +42,15 @@ import org.springframework.util.Assert;
  */
 public final class RedisIdempotency implements AutoCloseable {
 
+    private static final int PURGE_BATCH = 1000;
+
     private final RedisGateway redis;
     private final Scheduling scheduling;
     private final LeaseRenewer renewer;
     private final @Nullable ReplicaConfirmations confirmations;
     private final RedisKeys keys;
-    private final RedisRequestIdExecutor requestIds;
+    private final @Nullable JdbcRequestIdStore jdbcRecords;
+    private final RequestIdStrategy requestIds;
     private final RedisTokenExecutor tokens;
     private final RedisLeaseLockManager locks;
 
@@ -55,8 +64,19 @@ public final class RedisIdempotency implements AutoCloseable {
                 ? null
                 : new ReplicaConfirmations(redis, builder.waitForReplicas, builder.waitForReplicasTimeout, scheduling);
         this.keys = new RedisKeys(builder.keyPrefix, builder.namespace);
-        this.requestIds = new RedisRequestIdExecutor(
-                redis, keys, renewer, scheduling, builder.maxResultSize, confirmations, builder.undecodableResults);
+        this.jdbcRecords =
+                builder.jdbcStore == null ? null : JdbcRequestIdStore.open(builder.jdbcStore, builder.listener);
+        RequestIdStore records = jdbcRecords != null
+                ? jdbcRecords
+                : new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
+        this.requestIds = new RequestIdStrategy(
+                records,
+                builder.listener,
+                keys,
+                renewer,
+                scheduling,
+                builder.maxResultSize,
+                builder.undecodableResults);
         this.tokens = new RedisTokenExecutor(redis, keys, confirmations);
         this.locks = new RedisLeaseLockManager(redis, keys, renewer, scheduling, confirmations);
     }
@@ -111,8 +131,28 @@ public final class RedisIdempotency implements AutoCloseable {
         return redis;
     }
 
+    /**
+     * Deletes the {@code REQUEST_ID} records of a {@link Builder#requestIdStore JDBC store} whose time is up, in batches;
+     * the number deleted (0 with the records in Redis, which expire by themselves). The starter runs it on a schedule.
+     */
+    public int purgeExpiredRecords() {
+        if (jdbcRecords == null) {
+            return 0;
+        }
+        int total = 0;
+        int deleted;
+        do {
+            deleted = jdbcRecords.purgeExpired(PURGE_BATCH);
+            total += deleted;
+        } while (deleted == PURGE_BATCH);
+        return total;
+    }
+
     @Override
     public void close() {
+        if (jdbcRecords != null) {
+            jdbcRecords.close();
+        }
         locks.close();
         renewer.close();
         if (confirmations != null) {
@@ -135,6 +175,7 @@ public final class RedisIdempotency implements AutoCloseable {
         private UndecodableResults undecodableResults = UndecodableResults.FAIL;
         private int waitForReplicas;
         private Duration waitForReplicasTimeout = Duration.ofMillis(200);
+        private @Nullable JdbcStore jdbcStore;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             Assert.notNull(connectionFactory, "connectionFactory must not be null");
@@ -190,6 +231,20 @@ public final class RedisIdempotency implements AutoCloseable {
         public Builder undecodableResults(UndecodableResults undecodableResults) {
             Assert.notNull(undecodableResults, "undecodableResults must not be null");
             this.undecodableResults = undecodableResults;
+            return this;
+        }
+
+        /**
+         * Keeps the {@code REQUEST_ID} records in this database (PostgreSQL) instead of Redis, so that the record of a
+         * call commits in the same transaction as the work's own writes. Tokens and locks stay in Redis. Needs
+         * {@code spring-jdbc} on the class path.
+         */
+        public Builder requestIdStore(JdbcStore jdbcStore) {
+            Assert.notNull(jdbcStore, "jdbcStore must not be null");
+            Assert.state(
+                    ClassUtils.isPresent("org.springframework.jdbc.datasource.DataSourceUtils", null),
+                    "The JDBC record store needs spring-jdbc on the class path (e.g. spring-boot-starter-jdbc)");
+            this.jdbcStore = jdbcStore;
             return this;
         }
 

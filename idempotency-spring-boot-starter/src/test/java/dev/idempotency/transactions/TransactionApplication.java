@@ -1,5 +1,6 @@
 package dev.idempotency.transactions;
 
+import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import dev.idempotency.it.TestRedis;

@@ -29,7 +29,7 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * One round trip to a real Redis, single thread: the library's path ({@link RequestIdStore} and {@link RedisGateway}:
+ * One round trip to a real Redis, single thread: the library's path ({@link RedisRequestIdStore} and {@link RedisGateway}:
  * asynchronous Lettuce commands on the shared connection of Spring's {@link LettuceConnectionFactory}, joined by the
  * caller) against the same command sent with Lettuce's synchronous API directly (byte-array codec, one dedicated
  * connection), and the claim script of Redis before 7.0 against the {@code SET ... NX GET} the library sends on 7.0
@@ -46,7 +46,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @Fork(1)
 public class RedisClientBenchmarks {
 
-    /** The same text as {@code RequestIdStore}'s claim script (used before Redis 7.0), for the raw client to run. */
+    /** The same text as {@code RedisRequestIdStore}'s claim script (used before Redis 7.0), for the raw client to run. */
     private static final String CLAIM = """
             local existing = redis.call('GET', KEYS[1])
             if existing then return existing end
@@ -58,7 +58,7 @@ public class RedisClientBenchmarks {
 
     private LettuceConnectionFactory factory;
     private RedisGateway gateway;
-    private RequestIdStore store;
+    private RedisRequestIdStore store;
     private RedisClient client;
     private StatefulRedisConnection<byte[], byte[]> connection;
     private RedisCommands<byte[], byte[]> commands;
@@ -66,7 +66,7 @@ public class RedisClientBenchmarks {
     private final byte[] duplicateKeyBytes = duplicateKey.getBytes(StandardCharsets.UTF_8);
     private final String fingerprint = "f".repeat(22);
     private final byte[] inProgress = RequestRecord.inProgress(Owners.next(), fingerprint);
-    private final byte[] leaseMillis = RequestIdStore.millisArg(LEASE);
+    private final byte[] leaseMillis = RedisRequestIdStore.millisArg(LEASE);
     private String sha;
 
     @Setup
@@ -79,7 +79,7 @@ public class RedisClientBenchmarks {
         factory.afterPropertiesSet();
         factory.start();
         gateway = new RedisGateway(factory, StoreListener.NONE);
-        store = new RequestIdStore(gateway, null, RequestIdStore.ClaimCommand.AUTO);
+        store = new RedisRequestIdStore(gateway, null, RedisRequestIdStore.ClaimCommand.AUTO);
         client = RedisClient.create(RedisURI.create("127.0.0.1", port));
         connection = client.connect(ByteArrayCodec.INSTANCE);
         commands = connection.sync();
@@ -99,7 +99,7 @@ public class RedisClientBenchmarks {
         factory.destroy();
     }
 
-    /** A duplicate's claim through the library: {@code RequestIdStore.claim}, one {@code SET ... NX GET}. */
+    /** A duplicate's claim through the library: {@code RedisRequestIdStore.claim}, one {@code SET ... NX GET}. */
     @Benchmark
     public Object libraryClaimDuplicate() {
         return Futures.join(store.claim(duplicateKey, fingerprint, LEASE));

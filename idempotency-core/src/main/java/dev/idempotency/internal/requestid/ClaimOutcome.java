@@ -1,7 +1,7 @@
 package dev.idempotency.internal.requestid;
 
 /** What a claim found: this caller runs the work, replays a stored result, waits, or is told its payload differs. */
-sealed interface ClaimOutcome {
+public sealed interface ClaimOutcome {
 
     /** The key was free and now belongs to the caller, who runs the work and then completes or releases the claim. */
     record Acquired(Claim claim) implements ClaimOutcome {}

@@ -3,6 +3,7 @@ package dev.idempotency.internal.requestid;
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.TransactionalPermit;
 import dev.idempotency.internal.lease.Lease;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.spi.Futures;
@@ -17,10 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A claimed {@code REQUEST_ID} record while its work runs: renewed until the work ends, then completed with the result
- * or released. A completion that fails (a Redis blip right after the work) is retried in the background while the
- * claim's lease lasts, so the work is not run again by the next retry; the caller does not wait for those retries.
+ * or released. A completion that fails (a store blip right after the work) is retried in the background while the
+ * claim's lease lasts, so the work is not run again by the next retry; the caller does not wait for those retries. A
+ * completion that joined the work's transaction is not retried: its failure fails the commit, and the claim is then
+ * released.
  */
-final class ClaimPermit implements Permit {
+final class ClaimPermit implements Permit, TransactionalPermit {
 
     private static final Logger log = LoggerFactory.getLogger(ClaimPermit.class);
 
@@ -36,6 +39,7 @@ final class ClaimPermit implements Permit {
     private final Scheduling scheduling;
     private final long maxResultSize;
     private final StoreListener listener;
+    private volatile boolean inTransaction;
 
     ClaimPermit(
             RequestIdStore store,
@@ -92,7 +96,26 @@ final class ClaimPermit implements Permit {
         return store(null);
     }
 
+    @Override
+    public boolean joinsCurrentTransaction() {
+        return store.joinsCurrentTransaction();
+    }
+
+    @Override
+    public void joinTransaction() {
+        inTransaction = true;
+    }
+
     private CompletableFuture<Void> store(byte @Nullable [] result) {
+        if (inTransaction) {
+            // Renewals would wait on the row this transaction now writes; the commit follows at once.
+            renewer.end(held);
+            return store.completeInTransaction(claim, result, ttl).thenAccept(stored -> {
+                if (!stored) {
+                    log.warn("Claim {} passed to another execution before its result was stored", claim.recordKey());
+                }
+            });
+        }
         CompletableFuture<Void> firstAttempt = new CompletableFuture<>();
         complete(result, System.nanoTime() + lease.toNanos(), FIRST_RETRY, firstAttempt);
         return firstAttempt;

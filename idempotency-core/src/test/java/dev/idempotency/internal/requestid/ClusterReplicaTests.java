@@ -59,7 +59,8 @@ class ClusterReplicaTests {
         LettuceConnectionFactory factory = cluster.newConnectionFactory();
         RedisGateway redis = new RedisGateway(factory, StoreListener.NONE);
         ReplicaConfirmations confirmations = new ReplicaConfirmations(redis, 1, WAIT, scheduling);
-        RequestIdStore store = new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
+        RedisRequestIdStore store =
+                new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
         LeaseLockManager locks = new RedisLeaseLockManager(
                 redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, confirmations);
         TokenExecutor tokens = new RedisTokenExecutor(redis, keys, confirmations);
@@ -102,7 +103,8 @@ class ClusterReplicaTests {
         LettuceConnectionFactory factory = cluster.newConnectionFactory();
         RedisGateway redis = new RedisGateway(factory, StoreListener.NONE);
         ReplicaConfirmations confirmations = new ReplicaConfirmations(redis, 1, Duration.ofSeconds(10), scheduling);
-        RequestIdStore store = new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
+        RedisRequestIdStore store =
+                new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
         RedisServer lagging = cluster.replicas().get(0);
         int laggingMaster = Integer.parseInt(RedisInfo.field(info(admin(lagging), "replication"), "master_port"));
         RedisGateway master = admin(cluster.masters().stream()
@@ -154,7 +156,8 @@ class ClusterReplicaTests {
         LettuceConnectionFactory factory = cluster.newConnectionFactory();
         RedisGateway redis = new RedisGateway(factory, StoreListener.NONE);
         ReplicaConfirmations confirmations = new ReplicaConfirmations(redis, 1, WAIT, scheduling);
-        RequestIdStore store = new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
+        RedisRequestIdStore store =
+                new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
         RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
         List<String> inSlot = keysOfOneSlot(client, 6);
         int slot = SlotHash.getSlot(inSlot.get(0).getBytes(StandardCharsets.UTF_8));
@@ -263,7 +266,7 @@ class ClusterReplicaTests {
      * A claim that replicas should confirm, retried while it is refused as unconfirmed: on a loaded machine a replica
      * may miss the short {@code WAIT} timeout now and then (the unconfirmed claim is released, so the retry is fresh).
      */
-    private static ClaimOutcome confirmedClaim(RequestIdStore store, String key) {
+    private static ClaimOutcome confirmedClaim(RedisRequestIdStore store, String key) {
         return confirmed(() -> claim(store, key));
     }
 
@@ -280,7 +283,7 @@ class ClusterReplicaTests {
         }
     }
 
-    private static ClaimOutcome claim(RequestIdStore store, String key) {
+    private static ClaimOutcome claim(RedisRequestIdStore store, String key) {
         return Futures.join(store.claim(key, RequestRecord.NO_FINGERPRINT, LEASE));
     }
 

@@ -39,10 +39,10 @@ class OlderNodeTests {
     void aNodeWithoutSetNxGetIsClaimedByScript() {
         try (RedisServer older = RedisServer.start(RedisProvider.EMBEDDED)) {
             assertThat(older.version()).startsWith("6.2");
-            RequestIdStore store = new RequestIdStore(
+            RedisRequestIdStore store = new RedisRequestIdStore(
                     new RedisGateway(older.newConnectionFactory(), StoreListener.NONE),
                     null,
-                    RequestIdStore.ClaimCommand.SET_NX_GET);
+                    RedisRequestIdStore.ClaimCommand.SET_NX_GET);
             assertThat(claim(store, "older:k1")).isInstanceOf(ClaimOutcome.Acquired.class);
             assertThat(claim(store, "older:k1")).isInstanceOf(ClaimOutcome.InProgress.class);
             assertThat(claim(store, "older:k2")).isInstanceOf(ClaimOutcome.Acquired.class);
@@ -61,7 +61,7 @@ class OlderNodeTests {
             RedisGateway redis = new RedisGateway(factory, StoreListener.NONE);
             RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
             RedisKeys keys = new RedisKeys("mixed:");
-            RequestIdStore store = new RequestIdStore(redis, null, RequestIdStore.ClaimCommand.AUTO);
+            RedisRequestIdStore store = new RedisRequestIdStore(redis, null, RedisRequestIdStore.ClaimCommand.AUTO);
             LeaseLockManager locks = new RedisLeaseLockManager(
                     redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, null);
             TokenExecutor tokens = new RedisTokenExecutor(redis, keys);
@@ -102,7 +102,7 @@ class OlderNodeTests {
                 .getPort();
     }
 
-    private static ClaimOutcome claim(RequestIdStore store, String key) {
+    private static ClaimOutcome claim(RedisRequestIdStore store, String key) {
         return Futures.join(store.claim(key, RequestRecord.NO_FINGERPRINT, LEASE));
     }
 }

@@ -37,20 +37,20 @@ class ReplicaAcknowledgementTests {
         scheduling.close();
     }
 
-    private RequestIdStore store(RedisConnectionFactory connectionFactory, int replicas, Duration timeout) {
+    private RedisRequestIdStore store(RedisConnectionFactory connectionFactory, int replicas, Duration timeout) {
         RedisGateway redis = new RedisGateway(connectionFactory, StoreListener.NONE);
         ReplicaConfirmations confirmations =
                 replicas == 0 ? null : new ReplicaConfirmations(redis, replicas, timeout, scheduling);
-        return new RequestIdStore(redis, confirmations, RequestIdStore.ClaimCommand.AUTO);
+        return new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
     }
 
-    private static ClaimOutcome claim(RequestIdStore store, String key) {
+    private static ClaimOutcome claim(RedisRequestIdStore store, String key) {
         return Futures.join(store.claim(key, RequestRecord.NO_FINGERPRINT, LEASE));
     }
 
     @Test
     void claimConfirmedByTheReplicaIsAcquired(RedisReplicaPair pair) {
-        RequestIdStore store = store(pair.master().newConnectionFactory(), 1, Duration.ofSeconds(2));
+        RedisRequestIdStore store = store(pair.master().newConnectionFactory(), 1, Duration.ofSeconds(2));
         String key = keys.requestId("", "op", "k");
         assertThat(claim(store, key)).isInstanceOf(ClaimOutcome.Acquired.class);
         RedisGateway replica = new RedisGateway(pair.replica().newConnectionFactory(), StoreListener.NONE);
@@ -60,19 +60,19 @@ class ReplicaAcknowledgementTests {
 
     @Test
     void completionReachesTheReplicaBeforeItReturns(RedisReplicaPair pair) {
-        RequestIdStore store = store(pair.master().newConnectionFactory(), 1, Duration.ofSeconds(2));
+        RedisRequestIdStore store = store(pair.master().newConnectionFactory(), 1, Duration.ofSeconds(2));
         String key = keys.requestId("", "op", "done");
         Claim claim = ((ClaimOutcome.Acquired) claim(store, key)).claim();
         assertThat(Futures.join(store.complete(claim, new byte[] {'r'}, Duration.ofMinutes(1))))
                 .isTrue();
         pair.promoteReplica(); // a failover right after the response
-        RequestIdStore promoted = store(pair.replica().newConnectionFactory(), 0, Duration.ZERO);
+        RedisRequestIdStore promoted = store(pair.replica().newConnectionFactory(), 0, Duration.ZERO);
         assertThat(claim(promoted, key)).isInstanceOf(ClaimOutcome.Replay.class);
     }
 
     @Test
     void inAClusterTheWaitReachesTheMasterOwningTheKey(@Dedicated(clusterReplicas = 1) RedisCluster cluster) {
-        RequestIdStore store = store(cluster.newConnectionFactory(), 1, Duration.ofSeconds(2));
+        RedisRequestIdStore store = store(cluster.newConnectionFactory(), 1, Duration.ofSeconds(2));
         for (int i = 0; i < 20; i++) { // keys spread over the three masters
             assertThat(claim(store, keys.requestId("", "op", "k" + i))).isInstanceOf(ClaimOutcome.Acquired.class);
         }
@@ -80,7 +80,7 @@ class ReplicaAcknowledgementTests {
 
     @Test
     void behindSentinelAClaimWhileTheReplicaIsFrozenIsRefused(RedisSentinel sentinel) {
-        RequestIdStore store = store(sentinel.newConnectionFactory(), 1, Duration.ofMillis(300));
+        RedisRequestIdStore store = store(sentinel.newConnectionFactory(), 1, Duration.ofMillis(300));
         assertThat(claim(store, keys.requestId("", "op", "warm"))).isInstanceOf(ClaimOutcome.Acquired.class);
         String key = keys.requestId("", "op", "frozen");
         sentinel.replica().pause();
@@ -98,7 +98,7 @@ class ReplicaAcknowledgementTests {
 
     @Test
     void claimWithoutEnoughReplicasIsReleasedAndRefused(RedisServer standalone) {
-        RequestIdStore store = store(standalone.newConnectionFactory(), 1, Duration.ofMillis(50));
+        RedisRequestIdStore store = store(standalone.newConnectionFactory(), 1, Duration.ofMillis(50));
         String key = keys.requestId("", "op", "k");
         assertThatThrownBy(() -> claim(store, key))
                 .isInstanceOf(IdempotencyStoreUnavailableException.class)

@@ -43,32 +43,32 @@ class RequestIdContractTests extends RedisContract {
     private static final Duration LEASE = Duration.ofSeconds(30);
 
     @Parameter(1)
-    RequestIdStore.ClaimCommand claims;
+    RedisRequestIdStore.ClaimCommand claims;
 
-    private RequestIdStore store;
-    private RedisRequestIdExecutor executor;
+    private RedisRequestIdStore store;
+    private RequestIdStrategy executor;
 
     /** Every topology, and claims by script as on Redis 6.2, where {@code SET NX GET} is refused. */
     static Stream<Arguments> setups() {
         return Stream.concat(
                 Arrays.stream(Topologies.values())
-                        .map(topology -> Arguments.of(topology, RequestIdStore.ClaimCommand.AUTO)),
-                Stream.of(Arguments.of(Topologies.STANDALONE, RequestIdStore.ClaimCommand.SCRIPT)));
+                        .map(topology -> Arguments.of(topology, RedisRequestIdStore.ClaimCommand.AUTO)),
+                Stream.of(Arguments.of(Topologies.STANDALONE, RedisRequestIdStore.ClaimCommand.SCRIPT)));
     }
 
     @Override
     protected void setUp() {
-        store = new RequestIdStore(redis, null, claims);
+        store = new RedisRequestIdStore(redis, null, claims);
         executor = executor(Long.MAX_VALUE);
     }
 
-    private RedisRequestIdExecutor executor(long maxResultSize) {
+    private RequestIdStrategy executor(long maxResultSize) {
         return executor(maxResultSize, UndecodableResults.FAIL);
     }
 
-    private RedisRequestIdExecutor executor(long maxResultSize, UndecodableResults undecodableResults) {
-        return new RedisRequestIdExecutor(
-                redis, keys, renewer, scheduling, maxResultSize, null, claims, undecodableResults);
+    private RequestIdStrategy executor(long maxResultSize, UndecodableResults undecodableResults) {
+        return new RequestIdStrategy(
+                store, redis.listener(), keys, renewer, scheduling, maxResultSize, undecodableResults);
     }
 
     private ClaimOutcome claim(String key, String fingerprint, Duration lease) {
@@ -176,7 +176,7 @@ class RequestIdContractTests extends RedisContract {
                 .isInstanceOf(UndecodableResultException.class);
         assertThat(runs).hasValue(1);
 
-        RedisRequestIdExecutor rerunning = executor(Long.MAX_VALUE, UndecodableResults.RERUN);
+        RequestIdStrategy rerunning = executor(Long.MAX_VALUE, UndecodableResults.RERUN);
         assertThat(rerunning.execute(call, () -> 42, changedType)).isEqualTo(42);
         assertThat(rerunning.execute(call, () -> 43, changedType)).isEqualTo(42);
     }
@@ -249,7 +249,7 @@ class RequestIdContractTests extends RedisContract {
 
     @Test
     void resultAboveTheSizeLimitCompletesTheKeyWithoutItAndDuplicatesDoNotRunAgain() {
-        RedisRequestIdExecutor limited = executor(10);
+        RequestIdStrategy limited = executor(10);
         RequestIdCall call = call(newKey(), Duration.ZERO);
         AtomicInteger runs = new AtomicInteger();
         assertThat(limited.execute(

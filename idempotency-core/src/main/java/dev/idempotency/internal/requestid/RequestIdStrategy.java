@@ -10,8 +10,6 @@ import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.internal.redis.RedisGateway;
-import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
@@ -31,16 +29,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.util.Assert;
 
 /**
- * The {@code REQUEST_ID} strategy: the first caller claims the key, runs the work and stores its result; duplicates get
- * the stored result without running it. Usable without annotations, e.g. in a message listener:
- *
- * <pre>{@code
- * Receipt receipt = executor.execute(call, () -> payments.charge(order), receiptCodec);
- * }</pre>
+ * The {@code REQUEST_ID} strategy over a {@link RequestIdStore} (Redis or a database): the first caller claims the
+ * key, runs the work and stores its result; duplicates get the stored result without running it, or poll, without
+ * blocking a thread, while the original runs.
  */
-public final class RedisRequestIdExecutor implements RequestIdExecutor {
+public final class RequestIdStrategy implements RequestIdExecutor {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisRequestIdExecutor.class);
+    private static final Logger log = LoggerFactory.getLogger(RequestIdStrategy.class);
     private static final Duration FIRST_POLL = Duration.ofMillis(5);
     private static final Duration MAX_POLL = Duration.ofMillis(200);
 
@@ -53,45 +48,27 @@ public final class RedisRequestIdExecutor implements RequestIdExecutor {
     private final UndecodableResults undecodableResults;
 
     /**
+     * @param store where the records live
+     * @param listener told about every lost lease and every result not stored
+     * @param keys how record keys are built
      * @param maxResultSize largest encoded result stored, in bytes; a larger result is handed to its caller but not
-     *     stored, which keeps Redis memory bounded: the key is completed without it, and duplicates get a
+     *     stored, which keeps the store bounded: the key is completed without it, and duplicates get a
      *     {@link ResultNotStoredException} instead of a second execution
-     * @param confirmations with wait-for-replicas, where claims and completions wait for replicas; else {@code null}
      * @param undecodableResults what a duplicate gets when the stored result cannot be decoded
      */
-    public RedisRequestIdExecutor(
-            RedisGateway redis,
+    public RequestIdStrategy(
+            RequestIdStore store,
+            StoreListener listener,
             RedisKeys keys,
             LeaseRenewer renewer,
             Scheduling scheduling,
             long maxResultSize,
-            @Nullable ReplicaConfirmations confirmations,
             UndecodableResults undecodableResults) {
-        this(
-                redis,
-                keys,
-                renewer,
-                scheduling,
-                maxResultSize,
-                confirmations,
-                RequestIdStore.ClaimCommand.AUTO,
-                undecodableResults);
-    }
-
-    RedisRequestIdExecutor(
-            RedisGateway redis,
-            RedisKeys keys,
-            LeaseRenewer renewer,
-            Scheduling scheduling,
-            long maxResultSize,
-            @Nullable ReplicaConfirmations confirmations,
-            RequestIdStore.ClaimCommand claims,
-            UndecodableResults undecodableResults) {
-        Assert.notNull(redis, "redis must not be null");
+        Assert.notNull(store, "store must not be null");
         Assert.notNull(keys, "keys must not be null");
         Assert.isTrue(maxResultSize > 0, "maxResultSize must be positive");
-        this.store = new RequestIdStore(redis, confirmations, claims);
-        this.listener = redis.listener();
+        this.store = store;
+        this.listener = listener;
         this.keys = keys;
         this.renewer = renewer;
         this.scheduling = scheduling;

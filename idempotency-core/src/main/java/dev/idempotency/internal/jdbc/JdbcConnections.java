@@ -1,0 +1,129 @@
+package dev.idempotency.internal.jdbc;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.spi.StoreListener;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+
+/**
+ * How the JDBC stores reach the database. A record's own writes (claim, renew, release, purge) run on a connection of
+ * their own, committed at once, on a small pool of threads: never on the caller's thread, which may be an event loop,
+ * and never in the caller's transaction, so a claim is visible to duplicates before the work runs and a release after
+ * a rollback really happens. A completion that joins the caller's transaction runs on the caller's thread, on the
+ * connection Spring bound to that transaction.
+ */
+public final class JdbcConnections implements AutoCloseable {
+
+    /** Suggested {@code Retry-After} when the database fails. */
+    public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
+
+    private final DataSource dataSource;
+    private final ExecutorService threads;
+    private final StoreListener listener;
+    private final int queryTimeoutSeconds;
+
+    /**
+     * @param threads how many statements run at once; more wait in line (keep it at most the pool's size)
+     * @param queryTimeout the longest a statement may take before the call fails as store unavailable
+     */
+    public JdbcConnections(DataSource dataSource, int threads, Duration queryTimeout, StoreListener listener) {
+        this.dataSource = dataSource;
+        this.listener = listener;
+        this.queryTimeoutSeconds = (int) Math.max(1, queryTimeout.toSeconds());
+        AtomicInteger count = new AtomicInteger();
+        this.threads =
+                new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), work -> {
+                    Thread thread = new Thread(work, "idempotency-jdbc-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** The database. */
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
+    /** The query timeout every statement gets, in seconds. */
+    public int queryTimeoutSeconds() {
+        return queryTimeoutSeconds;
+    }
+
+    /** A unit of work on one connection. */
+    @FunctionalInterface
+    public interface Statement<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    /** Runs {@code statement} on a connection of its own, committed when it returns, on the store's threads. */
+    public <T> CompletableFuture<T> async(String kind, Statement<T> statement) {
+        try {
+            return CompletableFuture.supplyAsync(() -> own(kind, statement), threads);
+        } catch (RejectedExecutionException ex) {
+            return CompletableFuture.failedFuture(unavailable(ex));
+        }
+    }
+
+    /** Runs {@code statement} on this thread, on a connection of its own, committed when it returns. */
+    public <T> T own(String kind, Statement<T> statement) {
+        long start = System.nanoTime();
+        boolean failed = true;
+        try (Connection connection = dataSource.getConnection()) {
+            T result;
+            if (connection.getAutoCommit()) {
+                result = statement.run(connection);
+            } else {
+                try {
+                    result = statement.run(connection);
+                    connection.commit();
+                } catch (SQLException | RuntimeException ex) {
+                    connection.rollback();
+                    throw ex;
+                }
+            }
+            failed = false;
+            return result;
+        } catch (SQLException ex) {
+            throw unavailable(ex);
+        } finally {
+            listener.onCall(kind, System.nanoTime() - start, failed);
+        }
+    }
+
+    /** Runs {@code statement} on this thread, in the transaction bound to it (committed or rolled back with it). */
+    public <T> T inTransaction(String kind, Statement<T> statement) {
+        long start = System.nanoTime();
+        boolean failed = true;
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            T result = statement.run(connection);
+            failed = false;
+            return result;
+        } catch (SQLException ex) {
+            throw unavailable(ex);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+            listener.onCall(kind, System.nanoTime() - start, failed);
+        }
+    }
+
+    private static IdempotencyStoreUnavailableException unavailable(Exception cause) {
+        return new IdempotencyStoreUnavailableException(
+                "The database is unavailable: " + cause.getMessage(), STORE_RETRY_AFTER, cause);
+    }
+
+    @Override
+    public void close() {
+        threads.shutdown();
+    }
+}

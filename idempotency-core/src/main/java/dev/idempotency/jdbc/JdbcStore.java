@@ -1,0 +1,56 @@
+package dev.idempotency.jdbc;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.springframework.util.Assert;
+
+/**
+ * Where {@code REQUEST_ID} records live when they live in the application's database instead of Redis (PostgreSQL):
+ * give it to {@link dev.idempotency.redis.RedisIdempotency.Builder#requestIdStore}. The table is made by
+ * {@code classpath:dev/idempotency/jdbc/schema-postgresql.sql} (with {@code spring.sql.init} or a Flyway migration).
+ * Claims commit at once on connections of their own; a completion inside a transaction on this data source is written
+ * in that transaction, so the record of a call commits with the work's own writes.
+ *
+ * @param dataSource the database
+ * @param table the records' table, optionally with its schema; default {@code idempotency_request}
+ * @param threads statements that run at once, off the callers' threads; keep it at most the connection pool's size
+ * @param queryTimeout the longest one statement may take before its call fails as store unavailable
+ */
+public record JdbcStore(DataSource dataSource, String table, int threads, Duration queryTimeout) {
+
+    /** The table the shipped schema creates. */
+    public static final String DEFAULT_TABLE = "idempotency_request";
+
+    /** Where the shipped PostgreSQL schema is, for {@code spring.sql.init.schema-locations} or a migration. */
+    public static final String POSTGRESQL_SCHEMA = "classpath:dev/idempotency/jdbc/schema-postgresql.sql";
+
+    private static final Pattern TABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
+
+    public JdbcStore {
+        Assert.notNull(dataSource, "dataSource must not be null");
+        Assert.isTrue(
+                table != null && TABLE.matcher(table).matches(),
+                () -> "'" + table + "' is not a table name (letters, digits and '_', optionally schema.table)");
+        Assert.isTrue(threads > 0, "threads must be positive");
+        Assert.isTrue(
+                queryTimeout != null && queryTimeout.toSeconds() >= 1, "queryTimeout must be at least one second");
+    }
+
+    /** The records in {@link #DEFAULT_TABLE} of {@code dataSource}, 8 threads, statements of at most 5 seconds. */
+    public static JdbcStore of(DataSource dataSource) {
+        return new JdbcStore(dataSource, DEFAULT_TABLE, 8, Duration.ofSeconds(5));
+    }
+
+    public JdbcStore withTable(String table) {
+        return new JdbcStore(dataSource, table, threads, queryTimeout);
+    }
+
+    public JdbcStore withThreads(int threads) {
+        return new JdbcStore(dataSource, table, threads, queryTimeout);
+    }
+
+    public JdbcStore withQueryTimeout(Duration queryTimeout) {
+        return new JdbcStore(dataSource, table, threads, queryTimeout);
+    }
+}

@@ -1,0 +1,313 @@
+package dev.idempotency.internal.requestid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.PayloadMismatchException;
+import dev.idempotency.RequestInProgressException;
+import dev.idempotency.ResultNotStoredException;
+import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.lease.LeaseRenewer;
+import dev.idempotency.jdbc.JdbcStore;
+import dev.idempotency.key.RedisKeys;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.requestid.UndecodableResults;
+import dev.idempotency.spi.Futures;
+import dev.idempotency.spi.StoreListener;
+import dev.idempotency.testsupport.Await;
+import dev.idempotency.testsupport.Postgres;
+import dev.idempotency.testsupport.Race;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.transaction.TransactionSystemException;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The {@code REQUEST_ID} contract on a real PostgreSQL (the shipped schema): one execution per key under races,
+ * replays, payload mismatches, released claims, leases that run out, results not kept, purges, and completions that
+ * commit, or roll back, with the work's own transaction.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class JdbcRequestIdStoreTests {
+
+    private static final Duration TTL = Duration.ofMinutes(5);
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final ResultCodec<String> TEXT = ResultCodec.utf8();
+
+    private final DataSource dataSource = Postgres.dataSource();
+    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    private final TransactionTemplate transactions =
+            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private final Scheduling scheduling = new Scheduling();
+    private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
+    private final RedisKeys keys = new RedisKeys("jdbc-test:" + UUID.randomUUID() + ":");
+    private JdbcRequestIdStore store;
+    private RequestIdStrategy requestIds;
+
+    @BeforeAll
+    void createSchema() {
+        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
+                .execute(dataSource);
+        jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_store_orders (id text, run int,"
+                + " CONSTRAINT jdbc_store_orders_unique UNIQUE (id, run) DEFERRABLE INITIALLY DEFERRED)");
+        store = JdbcRequestIdStore.open(JdbcStore.of(dataSource), StoreListener.NONE);
+        requestIds = strategy(Long.MAX_VALUE);
+    }
+
+    @AfterAll
+    void close() {
+        store.close();
+        renewer.close();
+        scheduling.close();
+    }
+
+    private RequestIdStrategy strategy(long maxResultSize) {
+        return new RequestIdStrategy(
+                store, StoreListener.NONE, keys, renewer, scheduling, maxResultSize, UndecodableResults.FAIL);
+    }
+
+    private RequestIdCall call(String key, String fingerprint, Duration wait) {
+        return new RequestIdCall(keys.requestId("", "orders", key), fingerprint, TTL, LEASE, wait);
+    }
+
+    private RequestIdCall call(String key) {
+        return call(key, null, Duration.ZERO);
+    }
+
+    private String state(String key) {
+        List<String> states = jdbc.queryForList(
+                "SELECT state FROM idempotency_request WHERE record_key = ?",
+                String.class,
+                keys.requestId("", "orders", key));
+        return states.isEmpty() ? "absent" : states.get(0);
+    }
+
+    @Test
+    void theFirstCallRunsAndDuplicatesGetItsResult() {
+        String key = UUID.randomUUID().toString();
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(requestIds.execute(call(key), () -> "order-" + runs.incrementAndGet(), TEXT))
+                .isEqualTo("order-1");
+        assertThat(requestIds.execute(call(key), () -> "order-" + runs.incrementAndGet(), TEXT))
+                .isEqualTo("order-1");
+        assertThat(runs).hasValue(1);
+        assertThat(state(key)).isEqualTo("C");
+    }
+
+    @Test
+    void concurrentCallsWithOneKeyRunTheWorkOnce() throws Exception {
+        String[] keys = {UUID.randomUUID().toString(), UUID.randomUUID().toString()};
+        AtomicInteger[] runs = {new AtomicInteger(), new AtomicInteger()};
+        Race.run(8, 64, i -> {
+            int k = i % 2;
+            String result = requestIds.execute(
+                    call(keys[k], null, Duration.ofSeconds(20)), () -> "run-" + runs[k].incrementAndGet(), TEXT);
+            assertThat(result).isEqualTo("run-1");
+        });
+        assertThat(runs[0]).hasValue(1);
+        assertThat(runs[1]).hasValue(1);
+    }
+
+    @Test
+    void aDifferentPayloadWithTheSameKeyIsRefused() {
+        String key = UUID.randomUUID().toString();
+        requestIds.execute(call(key, "a".repeat(22), Duration.ZERO), () -> "first", TEXT);
+        assertThatThrownBy(() -> requestIds.execute(call(key, "b".repeat(22), Duration.ZERO), () -> "second", TEXT))
+                .isInstanceOf(PayloadMismatchException.class);
+    }
+
+    @Test
+    void workThatThrowsReleasesTheClaimSoTheRetryRuns() {
+        String key = UUID.randomUUID().toString();
+        assertThatThrownBy(() -> requestIds.execute(
+                        call(key),
+                        () -> {
+                            throw new IllegalStateException("declined");
+                        },
+                        TEXT))
+                .hasMessage("declined");
+        assertThat(state(key)).isEqualTo("absent");
+        assertThat(requestIds.execute(call(key), () -> "second", TEXT)).isEqualTo("second");
+    }
+
+    @Test
+    void aDuplicateMeetsTheRunningOriginalThenGetsItsResult() throws Exception {
+        String key = UUID.randomUUID().toString();
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CompletableFuture<String> original = CompletableFuture.supplyAsync(() -> requestIds.execute(
+                call(key),
+                () -> {
+                    started.countDown();
+                    await(finish);
+                    return "original";
+                },
+                TEXT));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(state(key)).isEqualTo("P");
+        assertThatThrownBy(() -> requestIds.execute(call(key), () -> "duplicate", TEXT))
+                .isInstanceOf(RequestInProgressException.class);
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(
+                () -> requestIds.execute(call(key, null, Duration.ofSeconds(30)), () -> "duplicate", TEXT));
+        finish.countDown();
+        assertThat(original.get(30, TimeUnit.SECONDS)).isEqualTo("original");
+        assertThat(waiting.get(30, TimeUnit.SECONDS)).isEqualTo("original");
+    }
+
+    @Test
+    void aClaimWhoseLeaseRanOutIsTakenOverAndItsOwnerCanNoLongerRelease() {
+        String recordKey = keys.requestId("", "orders", UUID.randomUUID().toString());
+        String print = RequestRecord.NO_FINGERPRINT;
+        ClaimOutcome first = Futures.join(store.claim(recordKey, print, Duration.ofMillis(200)));
+        assertThat(first).isInstanceOf(ClaimOutcome.Acquired.class);
+        assertThat(Futures.join(store.claim(recordKey, print, LEASE))).isInstanceOf(ClaimOutcome.InProgress.class);
+        Await.until(
+                Duration.ofSeconds(30),
+                "the first lease to run out",
+                () -> Futures.join(store.claim(recordKey, print, LEASE)) instanceof ClaimOutcome.Acquired);
+        Claim stale = ((ClaimOutcome.Acquired) first).claim();
+        assertThat(Futures.join(store.release(stale)))
+                .as("the stale owner's release")
+                .isFalse();
+        assertThat(Futures.join(store.renew(stale, LEASE)))
+                .as("the stale owner's renewal")
+                .isFalse();
+    }
+
+    @Test
+    void aResultTooLargeToKeepStillCompletesTheKey() {
+        String key = UUID.randomUUID().toString();
+        RequestIdStrategy small = strategy(4);
+        AtomicInteger runs = new AtomicInteger();
+        assertThat(small.execute(call(key), () -> "too large " + runs.incrementAndGet(), TEXT))
+                .isEqualTo("too large 1");
+        assertThat(state(key)).isEqualTo("N");
+        assertThatThrownBy(() -> small.execute(call(key), () -> "again " + runs.incrementAndGet(), TEXT))
+                .isInstanceOf(ResultNotStoredException.class);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void theCompletionCommitsWithTheWorksTransaction() {
+        String key = UUID.randomUUID().toString();
+        String seenBeforeCommit = transactions.execute(status -> {
+            requestIds.execute(call(key), () -> order(key, 1), TEXT);
+            // Another connection does not see the completion before the commit: it is in this transaction.
+            return state(key);
+        });
+        assertThat(seenBeforeCommit).isEqualTo("P");
+        assertThat(state(key)).isEqualTo("C");
+        // Written by the very transaction that wrote the order: a crash can never keep one without the other.
+        assertThat(jdbc.queryForObject(
+                        "SELECT xmin::text FROM idempotency_request WHERE record_key = ?",
+                        String.class,
+                        keys.requestId("", "orders", key)))
+                .isEqualTo(jdbc.queryForObject(
+                        "SELECT xmin::text FROM jdbc_store_orders WHERE id = ?", String.class, key));
+        assertThat(requestIds.execute(call(key), () -> order(key, 2), TEXT)).isEqualTo("order 1");
+        assertThat(orders(key)).isEqualTo(1);
+    }
+
+    @Test
+    void aRolledBackTransactionReleasesTheClaimAndLeavesNoCompletion() {
+        String key = UUID.randomUUID().toString();
+        assertThatThrownBy(() -> transactions.executeWithoutResult(status -> {
+                    requestIds.execute(call(key), () -> order(key, 1), TEXT);
+                    throw new IllegalStateException("payment declined");
+                }))
+                .hasMessage("payment declined");
+        assertThat(state(key)).isEqualTo("absent");
+        assertThat(orders(key)).isZero();
+        assertThat(orderInTransaction(key, 2)).isEqualTo("order 2");
+        assertThat(orders(key)).isEqualTo(1);
+    }
+
+    @Test
+    void aCommitThatFailsTakesTheCompletionWithItAndTheRetryRuns() {
+        String key = UUID.randomUUID().toString();
+        // Two equal rows in one transaction: the deferred unique constraint fails the commit.
+        assertThatThrownBy(() -> transactions.executeWithoutResult(status -> {
+                    requestIds.execute(call(key), () -> order(key, 1) + order(key, 1), TEXT);
+                }))
+                .isInstanceOf(TransactionSystemException.class)
+                .rootCause()
+                .hasMessageContaining("jdbc_store_orders_unique");
+        assertThat(state(key)).isEqualTo("absent");
+        assertThat(orders(key)).isZero();
+        assertThat(orderInTransaction(key, 2)).isEqualTo("order 2");
+        assertThat(orderInTransaction(key, 3)).isEqualTo("order 2");
+        assertThat(orders(key)).isEqualTo(1);
+    }
+
+    @Test
+    void expiredRecordsArePurgedAndLiveOnesKept() {
+        String live = keys.requestId("", "orders", UUID.randomUUID().toString());
+        String expired = keys.requestId("", "orders", UUID.randomUUID().toString());
+        Claim claim = ((ClaimOutcome.Acquired) Futures.join(store.claim(expired, RequestRecord.NO_FINGERPRINT, LEASE)))
+                .claim();
+        Futures.join(store.complete(claim, new byte[] {1}, Duration.ofMillis(1)));
+        Futures.join(store.claim(live, RequestRecord.NO_FINGERPRINT, LEASE));
+        Await.until(Duration.ofSeconds(30), "the expired record to be purged", () -> {
+            store.purgeExpired(1000);
+            return jdbc.queryForObject(
+                            "SELECT count(*) FROM idempotency_request WHERE record_key = ?", Integer.class, expired)
+                    == 0;
+        });
+        assertThat(jdbc.queryForObject(
+                        "SELECT count(*) FROM idempotency_request WHERE record_key = ?", Integer.class, live))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void anUnreachableDatabaseIsAStoreFailureBeforeTheWorkRuns() {
+        org.postgresql.ds.PGSimpleDataSource nowhere = new org.postgresql.ds.PGSimpleDataSource();
+        nowhere.setURL("jdbc:postgresql://127.0.0.1:1/none?connectTimeout=2");
+        try (JdbcRequestIdStore down = JdbcRequestIdStore.open(JdbcStore.of(nowhere), StoreListener.NONE)) {
+            RequestIdStrategy unreachable = new RequestIdStrategy(
+                    down, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
+            AtomicInteger runs = new AtomicInteger();
+            assertThatThrownBy(() -> unreachable.execute(call("k"), () -> "run " + runs.incrementAndGet(), TEXT))
+                    .isInstanceOf(IdempotencyStoreUnavailableException.class);
+            assertThat(runs).hasValue(0);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    private String orderInTransaction(String key, int run) {
+        String result = transactions.execute(status -> requestIds.execute(call(key), () -> order(key, run), TEXT));
+        return result;
+    }
+
+    private String order(String key, int run) {
+        jdbc.update("INSERT INTO jdbc_store_orders (id, run) VALUES (?, ?)", key, run);
+        return "order " + run;
+    }
+
+    private int orders(String key) {
+        return jdbc.queryForObject("SELECT count(*) FROM jdbc_store_orders WHERE id = ?", Integer.class, key);
+    }
+}
