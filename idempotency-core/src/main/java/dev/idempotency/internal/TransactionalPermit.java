@@ -1,12 +1,12 @@
 package dev.idempotency.internal;
 
 /**
- * A permit whose completion can be written inside the transaction of its work, so that the record of the call and the
- * work's own writes commit, or roll back, together (a JDBC record store in the application's database).
+ * A permit whose record lives in the database the work writes to (a JDBC record store), so that the record of a call
+ * can commit, or roll back, together with the work's own writes.
  */
 public interface TransactionalPermit {
 
-    /** Whether the completion can join the transaction bound to this thread now. */
+    /** Whether the record can be written in the transaction bound to this thread now (one on the store's database). */
     boolean joinsCurrentTransaction();
 
     /**
@@ -14,4 +14,14 @@ public interface TransactionalPermit {
      * it returns, and fails (failing the commit) when the record cannot be written.
      */
     void joinTransaction();
+
+    /**
+     * Marks, inside the transaction bound to this thread, that the work's writes commit: from that commit on, the work
+     * is never run again for this key, whatever happens to the call afterwards (the answer then replays, or, lost,
+     * is reported as not kept).
+     *
+     * @throws dev.idempotency.IdempotencyStoreUnavailableException when the claim was taken over (its lease ran out):
+     *     the transaction must not commit, or the work would be done twice
+     */
+    void markCommitted();
 }

@@ -3,6 +3,7 @@ package dev.idempotency.jdbc;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
@@ -16,8 +17,11 @@ import org.springframework.util.Assert;
  * @param table the records' table, optionally with its schema; default {@code idempotency_request}
  * @param threads statements that run at once, off the callers' threads; keep it at most the connection pool's size
  * @param queryTimeout the longest one statement may take before its call fails as store unavailable
+ * @param purgeInterval how often records whose time is up are deleted, on the store's threads; zero for never (purge
+ *     them yourself with {@link dev.idempotency.redis.RedisIdempotency#purgeExpiredRecords})
  */
-public record JdbcStore(DataSource dataSource, String table, int threads, Duration queryTimeout) {
+public record JdbcStore(
+        DataSource dataSource, String table, int threads, Duration queryTimeout, Duration purgeInterval) {
 
     /** The table the shipped schema creates. */
     public static final String DEFAULT_TABLE = "idempotency_request";
@@ -30,27 +34,40 @@ public record JdbcStore(DataSource dataSource, String table, int threads, Durati
     public JdbcStore {
         Assert.notNull(dataSource, "dataSource must not be null");
         Assert.isTrue(
-                table != null && TABLE.matcher(table).matches(),
+                isValidTable(table),
                 () -> "'" + table + "' is not a table name (letters, digits and '_', optionally schema.table)");
         Assert.isTrue(threads > 0, "threads must be positive");
         Assert.isTrue(
                 queryTimeout != null && queryTimeout.toSeconds() >= 1, "queryTimeout must be at least one second");
+        Assert.isTrue(purgeInterval != null && !purgeInterval.isNegative(), "purgeInterval must not be negative");
     }
 
-    /** The records in {@link #DEFAULT_TABLE} of {@code dataSource}, 8 threads, statements of at most 5 seconds. */
+    /** Whether {@code table} is a table name this store accepts: letters, digits and '_', optionally schema.table. */
+    public static boolean isValidTable(@Nullable String table) {
+        return table != null && TABLE.matcher(table).matches();
+    }
+
+    /**
+     * The records in {@link #DEFAULT_TABLE} of {@code dataSource}, 8 threads, statements of at most 5 seconds, purged
+     * every 5 minutes.
+     */
     public static JdbcStore of(DataSource dataSource) {
-        return new JdbcStore(dataSource, DEFAULT_TABLE, 8, Duration.ofSeconds(5));
+        return new JdbcStore(dataSource, DEFAULT_TABLE, 8, Duration.ofSeconds(5), Duration.ofMinutes(5));
     }
 
     public JdbcStore withTable(String table) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
 
     public JdbcStore withThreads(int threads) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
 
     public JdbcStore withQueryTimeout(Duration queryTimeout) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
+    }
+
+    public JdbcStore withPurgeInterval(Duration purgeInterval) {
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
 }

@@ -3,6 +3,7 @@ package dev.idempotency.redis;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.TransactionJoin;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
@@ -23,9 +24,11 @@ import dev.idempotency.spi.StoreListener;
 import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.scheduling.TaskScheduler;
+import org.springframework.transaction.TransactionExecutionListener;
 import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
@@ -50,27 +53,27 @@ public final class RedisIdempotency implements AutoCloseable {
     private final @Nullable ReplicaConfirmations confirmations;
     private final RedisKeys keys;
     private final @Nullable JdbcRequestIdStore jdbcRecords;
+    private final RequestIdStore requestIdRecords;
     private final RequestIdStrategy requestIds;
     private final RedisTokenExecutor tokens;
     private final RedisLeaseLockManager locks;
 
     private RedisIdempotency(Builder builder) {
-        this.redis = new RedisGateway(builder.connectionFactory, builder.listener);
         this.scheduling = builder.scheduler != null
                 ? new Scheduling(builder.scheduler)
                 : builder.virtualThreads ? Scheduling.onVirtualThreads() : new Scheduling();
+        this.jdbcRecords = builder.jdbcStore == null ? null : openJdbcStore(builder.jdbcStore, builder.listener);
+        this.redis = new RedisGateway(builder.connectionFactory, builder.listener);
         this.renewer = new LeaseRenewer(scheduling, builder.listener);
         this.confirmations = builder.waitForReplicas == 0
                 ? null
                 : new ReplicaConfirmations(redis, builder.waitForReplicas, builder.waitForReplicasTimeout, scheduling);
         this.keys = new RedisKeys(builder.keyPrefix, builder.namespace);
-        this.jdbcRecords =
-                builder.jdbcStore == null ? null : JdbcRequestIdStore.open(builder.jdbcStore, builder.listener);
-        RequestIdStore records = jdbcRecords != null
+        this.requestIdRecords = jdbcRecords != null
                 ? jdbcRecords
                 : new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
         this.requestIds = new RequestIdStrategy(
-                records,
+                requestIdRecords,
                 builder.listener,
                 keys,
                 renewer,
@@ -112,6 +115,16 @@ public final class RedisIdempotency implements AutoCloseable {
         return new RedisIssueQuota(redis, keys, perCaller, total, window);
     }
 
+    /**
+     * The listener that joins {@code REQUEST_ID} claims of a {@link Builder#requestIdStore JDBC store} to the
+     * transactions that commit inside their calls: add it to each transaction manager on the store's database
+     * ({@code ConfigurableTransactionManager.addListener}; the starter does). Each such transaction then marks the
+     * claim committed together with the work's writes, and the work is never run again for its key.
+     */
+    public static TransactionExecutionListener transactionListener() {
+        return TransactionJoin.listener();
+    }
+
     /** The strategy of one kind. */
     public IdempotencyStrategy strategy(Strategy strategy) {
         return switch (strategy) {
@@ -136,16 +149,31 @@ public final class RedisIdempotency implements AutoCloseable {
      * the number deleted (0 with the records in Redis, which expire by themselves). The starter runs it on a schedule.
      */
     public int purgeExpiredRecords() {
-        if (jdbcRecords == null) {
-            return 0;
+        return jdbcRecords == null ? 0 : jdbcRecords.purgeExpired(PURGE_BATCH);
+    }
+
+    /**
+     * Deletes one {@code REQUEST_ID} record, wherever the records live, to unstick a key by hand: the next call with
+     * it runs the work. Completes with whether there was one.
+     */
+    public CompletableFuture<Boolean> deleteRequestIdRecord(String recordKey) {
+        return requestIdRecords.delete(recordKey);
+    }
+
+    /** The JDBC store, its table checked (this fails startup when it is missing) and its purge scheduled. */
+    private JdbcRequestIdStore openJdbcStore(JdbcStore settings, StoreListener listener) {
+        JdbcRequestIdStore store = JdbcRequestIdStore.open(settings, listener);
+        try {
+            store.checkTable();
+        } catch (RuntimeException ex) {
+            store.close();
+            scheduling.close(); // the one thing opened before it
+            throw ex;
         }
-        int total = 0;
-        int deleted;
-        do {
-            deleted = jdbcRecords.purgeExpired(PURGE_BATCH);
-            total += deleted;
-        } while (deleted == PURGE_BATCH);
-        return total;
+        if (!settings.purgeInterval().isZero()) {
+            store.purgeEvery(scheduling, settings.purgeInterval(), PURGE_BATCH);
+        }
+        return store;
     }
 
     @Override

@@ -1,14 +1,16 @@
 -- REQUEST_ID records of the idempotency starter (idempotency.store: jdbc), PostgreSQL 12 or later.
 -- Run it with spring.sql.init (spring.sql.init.schema-locations=classpath:dev/idempotency/jdbc/schema-postgresql.sql)
 -- or copy it into a Flyway / Liquibase migration. Safe to run again.
---   state: P in progress (owner holds it until expires_at), C completed with its result, N completed without it
---   expires_at: end of the lease (P) or of the record's time to live (C, N); rows past it are purged on a schedule
+--   state: P in progress (owner holds it until expires_at); D its work's transaction committed, the answer on its way
+--          (owner presumed alive until lease_until); C completed with its answer; N completed without it
+--   expires_at: end of the lease (P) or of the record's time to live (D, C, N); rows past it are purged on a schedule
 CREATE TABLE IF NOT EXISTS idempotency_request (
     record_key  VARCHAR(512) PRIMARY KEY,
     state       CHAR(1) NOT NULL,
     owner       VARCHAR(64),
     fingerprint VARCHAR(64) NOT NULL,
     result      BYTEA,
-    expires_at  TIMESTAMP WITH TIME ZONE NOT NULL
+    expires_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    lease_until TIMESTAMP WITH TIME ZONE
 );
 CREATE INDEX IF NOT EXISTS idempotency_request_expires_at ON idempotency_request (expires_at);

@@ -28,6 +28,17 @@ final class EndpointConfiguration {
         });
         Map<String, Object> description = new LinkedHashMap<>();
         description.put("keyPrefix", properties.getKeyPrefix());
+        description.put("store", properties.getStore());
+        if (properties.getStore() == IdempotencyProperties.RecordStore.JDBC) {
+            IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
+            description.put(
+                    "jdbc",
+                    Map.of(
+                            "table", jdbc.getTable(),
+                            "threads", jdbc.getThreads(),
+                            "queryTimeout", jdbc.getQueryTimeout().toString(),
+                            "purgeInterval", jdbc.getPurgeInterval().toString()));
+        }
         description.put("onStoreFailure", properties.getOnStoreFailure());
         description.put("scope", properties.getScope());
         description.put("tenantClaim", properties.getTenant().getClaim());

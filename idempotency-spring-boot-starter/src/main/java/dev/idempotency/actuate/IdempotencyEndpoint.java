@@ -6,11 +6,13 @@ import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.spi.Futures;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -28,8 +30,8 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 public class IdempotencyEndpoint {
 
     private final OperationRegistry registry;
+    private final RedisIdempotency idempotency;
     private final RedisKeys keys;
-    private final RedisGateway redis;
     private final RedisDiagnostics diagnostics;
     private final Map<String, Object> configuration;
 
@@ -37,20 +39,18 @@ public class IdempotencyEndpoint {
      * Creates the endpoint; the auto-configuration does.
      *
      * @param registry the operations found at startup
-     * @param keys where records live
-     * @param redis the commands it sends
+     * @param idempotency the strategies and their stores
      * @param diagnostics the Redis server checks
      * @param configuration the effective configuration to show
      */
     IdempotencyEndpoint(
             OperationRegistry registry,
-            RedisKeys keys,
-            RedisGateway redis,
+            RedisIdempotency idempotency,
             RedisDiagnostics diagnostics,
             Map<String, Object> configuration) {
         this.registry = registry;
-        this.keys = keys;
-        this.redis = redis;
+        this.idempotency = idempotency;
+        this.keys = idempotency.keys();
         this.diagnostics = diagnostics;
         this.configuration = configuration;
     }
@@ -109,8 +109,17 @@ public class IdempotencyEndpoint {
             }
             case TOKEN -> throw new IllegalArgumentException("tokens expire by themselves; nothing to unstick");
         };
-        Long deleted = Futures.join(redis.call("delete", commands -> commands.del(RedisGateway.bytes(redisKey))));
-        return Map.of("redisKey", redisKey, "deleted", deleted != null && deleted > 0);
+        boolean deleted = kind == Strategy.LOCK
+                ? Futures.join(deleteFromRedis(redisKey))
+                : Futures.join(idempotency.deleteRequestIdRecord(redisKey)); // in Redis or the JDBC store
+        return Map.of("redisKey", redisKey, "deleted", deleted);
+    }
+
+    private CompletableFuture<Boolean> deleteFromRedis(String redisKey) {
+        return idempotency
+                .gateway()
+                .<Long>call("delete", commands -> commands.del(RedisGateway.bytes(redisKey)))
+                .thenApply(deleted -> deleted != null && deleted > 0);
     }
 
     private static Map<String, Object> describe(OperationSpec operation) {

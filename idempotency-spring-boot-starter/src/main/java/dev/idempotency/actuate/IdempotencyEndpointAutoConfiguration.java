@@ -27,11 +27,6 @@ public final class IdempotencyEndpointAutoConfiguration {
             RedisIdempotency idempotency,
             RedisDiagnostics diagnostics,
             IdempotencyProperties properties) {
-        return new IdempotencyEndpoint(
-                registry,
-                idempotency.keys(),
-                idempotency.gateway(),
-                diagnostics,
-                EndpointConfiguration.describe(properties));
+        return new IdempotencyEndpoint(registry, idempotency, diagnostics, EndpointConfiguration.describe(properties));
     }
 }

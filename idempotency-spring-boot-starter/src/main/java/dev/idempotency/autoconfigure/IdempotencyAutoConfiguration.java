@@ -26,17 +26,21 @@ import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -61,15 +65,20 @@ public final class IdempotencyAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
+    @DependsOnDatabaseInitialization
     RedisIdempotency idempotencyRedis(
             RedisConnectionFactory connectionFactory,
             IdempotencyProperties properties,
             ObjectProvider<StoreListener> listeners,
+            ObjectProvider<DataSource> dataSources,
             Environment environment) {
         // The timers run on threads of their own, never on the application's scheduler: a scheduler kept busy by
         // the application (one thread by default) would delay renewals until leases end.
-        return RedisIdempotency.builder(connectionFactory)
-                .virtualThreads(Threading.VIRTUAL.isActive(environment))
+        RedisIdempotency.Builder builder = RedisIdempotency.builder(connectionFactory);
+        if (properties.getStore() == IdempotencyProperties.RecordStore.JDBC) {
+            builder.requestIdStore(JdbcRecordStore.settings(properties.getJdbc(), dataSources));
+        }
+        return builder.virtualThreads(Threading.VIRTUAL.isActive(environment))
                 .keyPrefix(properties.getKeyPrefix())
                 .namespace(Namespace.resolve(properties, environment))
                 .listener(StoreListeners.composite(listeners.orderedStream().toList()))
@@ -79,6 +88,16 @@ public final class IdempotencyAutoConfiguration {
                         properties.getRedis().getWaitForReplicas(),
                         properties.getRedis().getWaitForReplicasTimeout())
                 .build();
+    }
+
+    /**
+     * With the JDBC store, each transaction manager marks the claim of a protected call committed in every transaction
+     * that commits inside that call, together with the call's writes ({@link RedisIdempotency#transactionListener}).
+     */
+    @Bean
+    @ConditionalOnProperty(name = "idempotency.store", havingValue = "jdbc")
+    static BeanPostProcessor idempotencyTransactionJoin() {
+        return JdbcRecordStore.transactionJoin();
     }
 
     /** How record keys are built, for code that looks a record up: {@code keys.requestId(scope, operation, key)}. */

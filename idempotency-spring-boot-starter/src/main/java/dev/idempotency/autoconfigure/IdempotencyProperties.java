@@ -1,6 +1,7 @@
 package dev.idempotency.autoconfigure;
 
 import dev.idempotency.aop.IdempotencyAdvisor;
+import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.web.ReleaseOutcome;
 import java.time.Duration;
@@ -59,6 +60,14 @@ public class IdempotencyProperties implements InitializingBean {
      * is settled); a response that would pass it is treated as larger than max-response-size: sent, not stored.
      */
     private DataSize maxHeldBytes = DataSize.ofMegabytes(64);
+
+    /**
+     * Where REQUEST_ID records live: redis, or jdbc (the application's DataSource, PostgreSQL), whose records commit in
+     * the same transaction as the method's own writes. Tokens and locks stay in Redis either way.
+     */
+    private RecordStore store = RecordStore.REDIS;
+
+    private final Jdbc jdbc = new Jdbc();
 
     private final RequestId requestId = new RequestId();
 
@@ -145,6 +154,18 @@ public class IdempotencyProperties implements InitializingBean {
         this.maxHeldBytes = maxHeldBytes;
     }
 
+    public RecordStore getStore() {
+        return store;
+    }
+
+    public void setStore(RecordStore store) {
+        this.store = store;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
+    }
+
     public RequestId getRequestId() {
         return requestId;
     }
@@ -180,6 +201,65 @@ public class IdempotencyProperties implements InitializingBean {
         REJECT,
         /** Run the method without protection and log a warning. */
         PROCEED
+    }
+
+    /** Where {@code REQUEST_ID} records live. */
+    public enum RecordStore {
+        /** In Redis, with the tokens and locks. */
+        REDIS,
+        /** In the application's database (idempotency.jdbc.*); the completion joins the method's transaction. */
+        JDBC
+    }
+
+    /** The JDBC record store ({@code idempotency.store: jdbc}). */
+    public static class Jdbc {
+
+        /** Table of the records, optionally schema.table; created by dev/idempotency/jdbc/schema-postgresql.sql. */
+        private String table = JdbcStore.DEFAULT_TABLE;
+
+        /**
+         * Statements that run at once, on threads of the store's own (never a request thread or an event loop); keep it
+         * at most the connection pool's size.
+         */
+        private int threads = 8;
+
+        /** The longest one statement may take; a slower one fails its call as store unavailable (503). */
+        private Duration queryTimeout = Duration.ofSeconds(5);
+
+        /** How often records whose time is up are deleted; 0 for never (purge them yourself). */
+        private Duration purgeInterval = Duration.ofMinutes(5);
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+
+        public int getThreads() {
+            return threads;
+        }
+
+        public void setThreads(int threads) {
+            this.threads = threads;
+        }
+
+        public Duration getQueryTimeout() {
+            return queryTimeout;
+        }
+
+        public void setQueryTimeout(Duration queryTimeout) {
+            this.queryTimeout = queryTimeout;
+        }
+
+        public Duration getPurgeInterval() {
+            return purgeInterval;
+        }
+
+        public void setPurgeInterval(Duration purgeInterval) {
+            this.purgeInterval = purgeInterval;
+        }
     }
 
     /** What anonymous callers get when keys are per user. */

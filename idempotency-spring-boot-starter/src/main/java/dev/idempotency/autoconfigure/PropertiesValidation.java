@@ -1,6 +1,7 @@
 package dev.idempotency.autoconfigure;
 
 import dev.idempotency.internal.operation.PayloadFields;
+import dev.idempotency.jdbc.JdbcStore;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -46,6 +47,17 @@ final class PropertiesValidation {
         if (redis.getWaitForReplicas() > 0) {
             positive("idempotency.redis.wait-for-replicas-timeout", redis.getWaitForReplicasTimeout());
         }
+        IdempotencyProperties.Jdbc jdbc = properties.getJdbc();
+        if (!JdbcStore.isValidTable(jdbc.getTable())) {
+            throw invalid("idempotency.jdbc.table", jdbc.getTable(), "letters, digits and '_' (schema.table) only");
+        }
+        if (jdbc.getThreads() <= 0) {
+            throw invalid("idempotency.jdbc.threads", jdbc.getThreads(), "positive");
+        }
+        if (jdbc.getQueryTimeout().toSeconds() < 1) {
+            throw invalid("idempotency.jdbc.query-timeout", jdbc.getQueryTimeout(), "at least one second");
+        }
+        notNegative("idempotency.jdbc.purge-interval", jdbc.getPurgeInterval());
         properties.getPolicies().forEach((name, policy) -> {
             String prefix = "idempotency.policies." + name + ".";
             positive(prefix + "ttl", policy.getTtl());

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.operation.InvalidIdempotentMethodException;
+import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -155,6 +157,45 @@ class MisconfigurationTests {
                         .rootCause()
                         .hasMessageContaining("idempotency.policies.amounts.fingerprint-fields")
                         .hasMessageContaining("'amount' is not a JSON Pointer; write it as /field"));
+    }
+
+    @Test
+    void theJdbcStoreWithoutADataSource() {
+        runner.withPropertyValues("idempotency.store=jdbc")
+                .withBean(Valid.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idempotency.store")
+                        .hasMessageContaining("needs exactly one DataSource bean")
+                        .hasMessageContaining("found 0"));
+    }
+
+    @Test
+    void theJdbcStoreWithoutItsTableNamesTheSchemaToRun() {
+        runner.withPropertyValues("idempotency.store=jdbc", "idempotency.jdbc.table=missing_records")
+                .withBean(DataSource.class, Postgres::dataSource)
+                .withBean(Valid.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .rootCause()
+                            .hasMessageContaining("relation \"missing_records\" does not exist");
+                    assertThat(context.getStartupFailure())
+                            .hasStackTraceContaining("The JDBC record store cannot read its table")
+                            .hasStackTraceContaining("classpath:dev/idempotency/jdbc/schema-postgresql.sql");
+                });
+    }
+
+    @Test
+    void aJdbcTableNameThatIsNotOne() {
+        runner.withPropertyValues("idempotency.store=jdbc", "idempotency.jdbc.table=records; DROP TABLE orders")
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idempotency.jdbc.table"));
     }
 
     @Test

@@ -2,8 +2,7 @@ package dev.idempotency.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.stacks.Stack;
+import dev.idempotency.stacks.Deployment;
 import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,39 +15,32 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every row of the HTTP contract, end to end, on both web stacks: the same controllers, real server port, real Redis,
- * Spring Security on.
+ * Every row of the HTTP contract, end to end, on both web stacks and both record stores (Redis, and the JDBC store on a
+ * real PostgreSQL): the same controllers, real server port, real Redis, Spring Security on.
  */
 @ParameterizedClass
-@EnumSource(Stack.class)
+@MethodSource("dev.idempotency.stacks.Deployment#all")
 public class HttpContractTests {
 
     private static final String ORDER = "{\"item\":\"book\",\"quantity\":1}";
 
     @Parameter
-    Stack stack;
+    Deployment deployment;
 
     ShopController shop;
 
     ReportService reports;
 
-    RedisKeys keys;
-
-    StringRedisTemplate redis;
-
     TestHttp http;
 
     @BeforeEach
     void setUp() {
-        shop = stack.bean(ShopController.class);
-        reports = stack.bean(ReportService.class);
-        keys = stack.bean(RedisKeys.class);
-        redis = stack.bean(StringRedisTemplate.class);
-        http = new TestHttp(stack.port());
+        shop = deployment.bean(ShopController.class);
+        reports = deployment.bean(ReportService.class);
+        http = new TestHttp(deployment.port());
         shop.release();
     }
 
@@ -66,7 +58,7 @@ public class HttpContractTests {
                 .hasValueSatisfying(l -> assertThat(l).startsWith("/orders/o-"));
         assertThat(response.headers().firstValue("Idempotent-Replayed")).isEmpty();
         assertThat(shop.runs("orders")).isEqualTo(before + 1);
-        long ttl = redis.getExpire(keys.requestId("", "POST /orders", key), TimeUnit.SECONDS);
+        long ttl = deployment.recordTtl("", "POST /orders", key, TimeUnit.SECONDS);
         assertThat(ttl)
                 .as("idempotency.request-id.ttl: 2h from application.yml")
                 .isBetween(7190L, 7200L);
@@ -115,7 +107,7 @@ public class HttpContractTests {
         CompletableFuture<HttpResponse<String>> first =
                 CompletableFuture.supplyAsync(() -> http.post("/orders", ORDER, "Idempotency-Key", key));
         assertThat(shop.awaitEntered()).isTrue();
-        long pttl = redis.getExpire(keys.requestId("", "POST /orders", key), TimeUnit.SECONDS);
+        long pttl = deployment.recordTtl("", "POST /orders", key, TimeUnit.SECONDS);
         assertThat(pttl)
                 .as("an in-progress claim lives for the lease (20s), not the TTL")
                 .isBetween(1L, 20L);
@@ -236,8 +228,9 @@ public class HttpContractTests {
         assertThat(bob.statusCode()).isEqualTo(201);
         assertThat(bob.headers().firstValue("Idempotent-Replayed")).isEmpty();
         assertThat(shop.runs("orders")).isEqualTo(before + 2);
-        assertThat(redis.hasKey(keys.requestId("user:alice", "POST /orders", key)))
-                .isTrue();
+        assertThat(deployment.recordTtl("user:alice", "POST /orders", key, TimeUnit.SECONDS))
+                .as("alice's record")
+                .isPositive();
         HttpResponse<String> aliceAgain =
                 http.post("/orders", ORDER, concat("Idempotency-Key", key, TestHttp.basic("alice")));
         assertThat(aliceAgain.body()).isEqualTo(alice.body());
@@ -253,7 +246,7 @@ public class HttpContractTests {
         assertThat(replay.statusCode()).isEqualTo(201);
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(shop.runs("payments")).isEqualTo(before + 1);
-        long ttl = redis.getExpire(keys.requestId("", "POST /payments", paymentId), TimeUnit.HOURS);
+        long ttl = deployment.recordTtl("", "POST /payments", paymentId, TimeUnit.HOURS);
         assertThat(ttl).as("policy payments: ttl 48h").isBetween(47L, 48L);
     }
 
@@ -263,9 +256,8 @@ public class HttpContractTests {
         List<ReportService.Report> first = reports.generate(id);
         List<ReportService.Report> second = reports.generate(id);
         assertThat(second).isEqualTo(first).first().isInstanceOf(ReportService.Report.class);
-        long ttl = redis.getExpire(
-                keys.requestId("", "dev.idempotency.it.ReportService#generate(java.lang.String)", "report-" + id),
-                TimeUnit.MINUTES);
+        long ttl = deployment.recordTtl(
+                "", "dev.idempotency.it.ReportService#generate(java.lang.String)", "report-" + id, TimeUnit.MINUTES);
         assertThat(ttl).as("ttl = \"${shop.report-ttl}\" resolved to 90m").isBetween(89L, 90L);
         HttpResponse<String> viaHttp = http.post("/reports/" + id, "{}");
         assertThat(viaHttp.statusCode()).isEqualTo(200);

@@ -5,13 +5,18 @@ import dev.idempotency.it.ReportService;
 import dev.idempotency.it.ShopController;
 import dev.idempotency.reactive.ReactiveLedger;
 import dev.idempotency.reactive.ReactiveOrdersController;
+import dev.idempotency.testsupport.Postgres;
+import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
@@ -33,7 +38,8 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
     ReportService.class,
     ReleaseController.class,
     ContractApplication.Servlet.class,
-    ContractApplication.Reactive.class
+    ContractApplication.Reactive.class,
+    ContractApplication.JdbcRecords.class
 })
 public class ContractApplication {
 
@@ -41,6 +47,28 @@ public class ContractApplication {
             User.withUsername("alice").password("{noop}secret").roles("USER").build();
     static final UserDetails BOB =
             User.withUsername("bob").password("{noop}secret").roles("USER").build();
+
+    /**
+     * With {@code idempotency.store: jdbc}: the application's DataSource, a real PostgreSQL, with the shipped schema
+     * run on it before the records' store starts (as spring.sql.init would).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "idempotency.store", havingValue = "jdbc")
+    public static class JdbcRecords {
+
+        @Bean
+        DataSource dataSource() {
+            return postgres();
+        }
+
+        /** The PostgreSQL of the test JVM, with the records' table. */
+        public static DataSource postgres() {
+            DataSource dataSource = Postgres.dataSource();
+            new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
+                    .execute(dataSource);
+            return dataSource;
+        }
+    }
 
     /** Spring Security on Spring MVC: HTTP basic, users alice and bob; every request permitted. */
     @Configuration(proxyBeanMethods = false)

@@ -17,6 +17,7 @@ public enum Stack {
     WEBFLUX(WebApplicationType.REACTIVE);
 
     private static final Map<Stack, ConfigurableApplicationContext> RUNNING = new EnumMap<>(Stack.class);
+    private static final Map<Stack, ConfigurableApplicationContext> RUNNING_ON_JDBC = new EnumMap<>(Stack.class);
 
     private final WebApplicationType type;
 
@@ -24,17 +25,28 @@ public enum Stack {
         this.type = type;
     }
 
-    /** The running application of this stack. */
+    /** The running application of this stack, its records in Redis. */
     public synchronized ConfigurableApplicationContext app() {
-        return RUNNING.computeIfAbsent(
-                this,
-                stack -> new SpringApplicationBuilder(ContractApplication.class)
-                        .web(type)
-                        .properties(
-                                "server.port=0",
-                                "spring.data.redis.host=" + TestRedis.SERVER.host(),
-                                "spring.data.redis.port=" + TestRedis.SERVER.port())
-                        .run());
+        return RUNNING.computeIfAbsent(this, stack -> start());
+    }
+
+    /**
+     * The running application of this stack with {@code idempotency.store: jdbc}: its {@code REQUEST_ID} records in a
+     * real PostgreSQL ({@link ContractApplication.JdbcRecords}).
+     */
+    public synchronized ConfigurableApplicationContext appOnJdbc() {
+        return RUNNING_ON_JDBC.computeIfAbsent(this, stack -> start("idempotency.store=jdbc"));
+    }
+
+    private ConfigurableApplicationContext start(String... properties) {
+        return new SpringApplicationBuilder(ContractApplication.class)
+                .web(type)
+                .properties(
+                        "server.port=0",
+                        "spring.data.redis.host=" + TestRedis.SERVER.host(),
+                        "spring.data.redis.port=" + TestRedis.SERVER.port())
+                .properties(properties)
+                .run();
     }
 
     public int port() {

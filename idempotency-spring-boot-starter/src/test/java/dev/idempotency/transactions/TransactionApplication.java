@@ -1,9 +1,9 @@
 package dev.idempotency.transactions;
 
-import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import dev.idempotency.it.TestRedis;
+import dev.idempotency.stacks.ContractApplication;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -30,26 +30,40 @@ import org.springframework.transaction.annotation.Transactional;
 @EnableTransactionManagement(order = 0)
 public class TransactionApplication {
 
-    /** Whether the idempotency advisor runs inside the transaction of a method that has both annotations. */
-    enum AdvisorPosition {
-        INSIDE,
-        OUTSIDE
+    /**
+     * Whether the idempotency advisor runs inside the transaction of a method that has both annotations, and whether
+     * the records live in Redis or in the same PostgreSQL as the orders ({@code idempotency.store: jdbc}).
+     */
+    enum Setup {
+        INSIDE(true, false),
+        OUTSIDE(false, false),
+        INSIDE_ON_JDBC_STORE(true, true),
+        OUTSIDE_ON_JDBC_STORE(false, true);
+
+        final boolean inside;
+        final boolean jdbc;
+
+        Setup(boolean inside, boolean jdbc) {
+            this.inside = inside;
+            this.jdbc = jdbc;
+        }
     }
 
-    static ConfigurableApplicationContext start(AdvisorPosition position) {
+    static ConfigurableApplicationContext start(Setup setup) {
         return new SpringApplicationBuilder(TransactionApplication.class)
                 .web(WebApplicationType.NONE)
                 .properties(
                         "spring.data.redis.host=" + TestRedis.SERVER.host(),
                         "spring.data.redis.port=" + TestRedis.SERVER.port(),
                         "idempotency.key-prefix=tx-" + UUID.randomUUID() + ":",
-                        "idempotency.advisor-order=" + (position == AdvisorPosition.INSIDE ? 100 : -100))
+                        "idempotency.store=" + (setup.jdbc ? "jdbc" : "redis"),
+                        "idempotency.advisor-order=" + (setup.inside ? 100 : -100))
                 .run();
     }
 
     @Bean
     DataSource dataSource() {
-        return Postgres.dataSource();
+        return ContractApplication.JdbcRecords.postgres();
     }
 
     @Bean
@@ -129,6 +143,15 @@ public class TransactionApplication {
 
         public int rows(String id) {
             return jdbc.queryForObject("SELECT count(*) FROM orders WHERE id = ?", Integer.class, id);
+        }
+
+        /** Whether the record of {@code id} and its order row were written by one transaction (PostgreSQL's xmin). */
+        public boolean recordWrittenWithTheOrder(String id) {
+            return jdbc.queryForObject(
+                            "SELECT count(*) FROM orders o JOIN idempotency_request r ON r.xmin = o.xmin WHERE o.id = ?",
+                            Integer.class,
+                            id)
+                    == 1;
         }
 
         public int notes(String token) {

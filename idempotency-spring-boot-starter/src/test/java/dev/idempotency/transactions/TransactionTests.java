@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.token.TokenExecutor;
-import dev.idempotency.transactions.TransactionApplication.AdvisorPosition;
+import dev.idempotency.transactions.TransactionApplication.Setup;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -23,17 +23,18 @@ import org.springframework.transaction.TransactionException;
  * Calls that write to PostgreSQL in a transaction settle with it: the result is stored only after the commit, and a
  * rollback, or a commit that throws, releases the claim (restores the token), so the retry runs the work and the
  * database holds exactly one order. Whether the idempotency advisor runs inside the transaction or outside it, and
- * for a transaction opened around the caller.
+ * for a transaction opened around the caller. The same with the records in Redis and in the orders' own PostgreSQL
+ * (the JDBC store), where the record is written in the orders' transaction itself.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TransactionTests {
 
-    private final Map<AdvisorPosition, ConfigurableApplicationContext> apps = new EnumMap<>(AdvisorPosition.class);
+    private final Map<Setup, ConfigurableApplicationContext> apps = new EnumMap<>(Setup.class);
 
     @BeforeAll
     void start() {
-        for (AdvisorPosition position : AdvisorPosition.values()) {
-            apps.put(position, TransactionApplication.start(position));
+        for (Setup setup : Setup.values()) {
+            apps.put(setup, TransactionApplication.start(setup));
         }
     }
 
@@ -43,20 +44,25 @@ class TransactionTests {
     }
 
     @ParameterizedTest
-    @EnumSource(AdvisorPosition.class)
-    void aCommittedCallIsReplayed(AdvisorPosition position) {
-        TransactionApplication.Orders orders = orders(position);
+    @EnumSource(Setup.class)
+    void aCommittedCallIsReplayed(Setup setup) {
+        TransactionApplication.Orders orders = orders(setup);
         String id = UUID.randomUUID().toString();
         assertThat(orders.place(id)).isEqualTo(1);
         assertThat(orders.place(id)).isEqualTo(1);
         assertThat(orders.runs(id)).isEqualTo(1);
         assertThat(orders.rows(id)).isEqualTo(1);
+        if (setup == Setup.INSIDE_ON_JDBC_STORE) {
+            assertThat(orders.recordWrittenWithTheOrder(id))
+                    .as("the record committed in the order's own transaction")
+                    .isTrue();
+        }
     }
 
     @ParameterizedTest
-    @EnumSource(AdvisorPosition.class)
-    void aCommitThatFailsReleasesTheClaimSoTheRetryRuns(AdvisorPosition position) {
-        TransactionApplication.Orders orders = orders(position);
+    @EnumSource(Setup.class)
+    void aCommitThatFailsReleasesTheClaimSoTheRetryRuns(Setup setup) {
+        TransactionApplication.Orders orders = orders(setup);
         String id = UUID.randomUUID().toString();
         orders.failCommitOf(id);
         assertThatThrownBy(() -> orders.place(id))
@@ -71,10 +77,10 @@ class TransactionTests {
     }
 
     @ParameterizedTest
-    @EnumSource(AdvisorPosition.class)
-    void anOuterTransactionThatRollsBackReleasesTheClaim(AdvisorPosition position) {
-        TransactionApplication.Checkout checkout = apps.get(position).getBean(TransactionApplication.Checkout.class);
-        TransactionApplication.Orders orders = orders(position);
+    @EnumSource(Setup.class)
+    void anOuterTransactionThatRollsBackReleasesTheClaim(Setup setup) {
+        TransactionApplication.Checkout checkout = apps.get(setup).getBean(TransactionApplication.Checkout.class);
+        TransactionApplication.Orders orders = orders(setup);
         String id = UUID.randomUUID().toString();
         assertThatThrownBy(() -> checkout.checkout(id, true)).hasMessageContaining("payment declined");
         assertThat(orders.rows(id)).isZero();
@@ -87,11 +93,11 @@ class TransactionTests {
     }
 
     @ParameterizedTest
-    @EnumSource(AdvisorPosition.class)
-    void aTokenSpentInATransactionThatRollsBackIsGivenBack(AdvisorPosition position) {
-        ConfigurableApplicationContext app = apps.get(position);
+    @EnumSource(Setup.class)
+    void aTokenSpentInATransactionThatRollsBackIsGivenBack(Setup setup) {
+        ConfigurableApplicationContext app = apps.get(setup);
         TransactionApplication.Checkout checkout = app.getBean(TransactionApplication.Checkout.class);
-        TransactionApplication.Orders orders = orders(position);
+        TransactionApplication.Orders orders = orders(setup);
         String token = app.getBean(TokenExecutor.class)
                 .issue("", "notes", Duration.ofMinutes(5))
                 .token();
@@ -101,7 +107,7 @@ class TransactionTests {
         assertThat(orders.notes(token)).isEqualTo(1);
     }
 
-    private TransactionApplication.Orders orders(AdvisorPosition position) {
-        return apps.get(position).getBean(TransactionApplication.Orders.class);
+    private TransactionApplication.Orders orders(Setup setup) {
+        return apps.get(setup).getBean(TransactionApplication.Orders.class);
     }
 }

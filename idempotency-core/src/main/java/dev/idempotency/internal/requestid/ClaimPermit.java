@@ -1,8 +1,11 @@
 package dev.idempotency.internal.requestid;
 
+import dev.idempotency.CheckedSupplier;
 import dev.idempotency.IdempotencyContext;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.TransactionJoin;
 import dev.idempotency.internal.TransactionalPermit;
 import dev.idempotency.internal.lease.Lease;
 import dev.idempotency.internal.lease.LeaseRenewer;
@@ -29,6 +32,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
 
     private static final Duration FIRST_RETRY = Duration.ofMillis(100);
     private static final Duration MAX_RETRY = Duration.ofSeconds(1);
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
     private final RequestIdStore store;
     private final Claim claim;
@@ -104,6 +108,24 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     @Override
     public void joinTransaction() {
         inTransaction = true;
+    }
+
+    @Override
+    public void markCommitted() {
+        if (!Futures.join(store.markCommittedInTransaction(claim, ttl))) {
+            throw new IdempotencyStoreUnavailableException(
+                    "The claim of this call was taken over before its transaction committed (its lease ran out); the"
+                            + " transaction is rolled back so that the work is not done twice",
+                    RETRY_AFTER);
+        }
+    }
+
+    @Override
+    public <T, E extends Throwable> T callWithin(CheckedSupplier<T, E> work) throws E {
+        if (!store.joinsTransactions()) {
+            return Permit.super.callWithin(work);
+        }
+        return TransactionJoin.callWith(this, () -> Permit.super.callWithin(work));
     }
 
     private CompletableFuture<Void> store(byte @Nullable [] result) {

@@ -1,5 +1,6 @@
 package dev.idempotency.internal.requestid;
 
+import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.jdbc.JdbcConnections;
 import dev.idempotency.internal.lease.Owners;
 import dev.idempotency.jdbc.JdbcStore;
@@ -10,30 +11,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * {@code REQUEST_ID} records in a table of the application's database (PostgreSQL; the schema ships as
- * {@code dev/idempotency/jdbc/schema-postgresql.sql}). One row a key: {@code P} in progress with its owner and lease
- * end, {@code C} completed with the result, {@code N} completed without it, each with the time it may be purged. A first
- * call costs one statement ({@code INSERT ... ON CONFLICT DO NOTHING}); a duplicate two (that, and a read that takes no
- * lock). The claim commits at once, on a connection of its own; a completion made inside the work's transaction is
- * written on that transaction's connection, so the record and the business rows commit, or roll back, together.
+ * {@code dev/idempotency/jdbc/schema-postgresql.sql}); one row a key, its states in {@link JdbcRecordStatements}. A
+ * first call costs one statement ({@code INSERT ... ON CONFLICT DO NOTHING}); a duplicate two (that, and a read that
+ * takes no lock). The claim commits at once, on a connection of its own. Inside the work's transaction the store writes
+ * on that transaction's connection, so that its mark commits, or rolls back, with the business rows: a completion
+ * made there, or the mark that the work committed ({@code D}), after which the work never runs again for its key.
  */
 public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
-    private static final String LATER = "clock_timestamp() + ? * INTERVAL '1 millisecond'";
+    private static final Logger log = LoggerFactory.getLogger(JdbcRequestIdStore.class);
 
     private final JdbcConnections connections;
-    private final String insertClaim;
-    private final String read;
-    private final String takeOver;
-    private final String complete;
-    private final String renew;
-    private final String release;
-    private final String discard;
-    private final String purge;
+    private final JdbcRecordStatements sql;
+    private volatile @Nullable ScheduledFuture<?> purging;
 
     /** A store on the settings' database, with connections of its own; close them with {@link #close}. */
     public static JdbcRequestIdStore open(JdbcStore settings, StoreListener listener) {
@@ -45,23 +44,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** @param table the records' table, optionally with its schema, checked by {@code JdbcStore} */
     JdbcRequestIdStore(JdbcConnections connections, String table) {
         this.connections = connections;
-        this.insertClaim = "INSERT INTO " + table + " (record_key, state, owner, fingerprint, expires_at)"
-                + " VALUES (?, 'P', ?, ?, " + LATER + ") ON CONFLICT (record_key) DO NOTHING";
-        this.read = "SELECT state, fingerprint, result, expires_at <= clock_timestamp() FROM " + table
-                + " WHERE record_key = ?";
-        this.takeOver = "UPDATE " + table + " SET state = 'P', owner = ?, fingerprint = ?, result = NULL, expires_at = "
-                + LATER + " WHERE record_key = ? AND expires_at <= clock_timestamp()";
-        this.complete = "INSERT INTO " + table + " AS r (record_key, state, fingerprint, result, expires_at)"
-                + " VALUES (?, ?, ?, ?, " + LATER + ") ON CONFLICT (record_key) DO UPDATE SET state = EXCLUDED.state,"
-                + " owner = NULL, fingerprint = EXCLUDED.fingerprint, result = EXCLUDED.result,"
-                + " expires_at = EXCLUDED.expires_at"
-                + " WHERE (r.state = 'P' AND r.owner = ?) OR r.expires_at <= clock_timestamp()";
-        this.renew = "UPDATE " + table + " SET expires_at = " + LATER
-                + " WHERE record_key = ? AND state = 'P' AND owner = ?";
-        this.release = "DELETE FROM " + table + " WHERE record_key = ? AND state = 'P' AND owner = ?";
-        this.discard = "DELETE FROM " + table + " WHERE record_key = ? AND state = 'C' AND result = ?";
-        this.purge = "DELETE FROM " + table + " WHERE record_key IN (SELECT record_key FROM " + table
-                + " WHERE expires_at <= clock_timestamp() LIMIT ?)";
+        this.sql = new JdbcRecordStatements(table);
     }
 
     @Override
@@ -70,7 +53,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
             String owner = Owners.next();
             long sentAt = System.nanoTime();
             Claim claim = new Claim(recordKey, owner, fingerprint, sentAt);
-            if (update(connection, insertClaim, recordKey, owner, fingerprint, lease.toMillis()) == 1) {
+            if (update(connection, sql.claim, recordKey, owner, fingerprint, lease.toMillis()) == 1) {
                 return new ClaimOutcome.Acquired(claim);
             }
             ClaimOutcome found = outcomeOf(connection, recordKey, fingerprint);
@@ -78,7 +61,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
                 return found;
             }
             // The record's time is up: take it over, unless another claimer did first.
-            return update(connection, takeOver, owner, fingerprint, lease.toMillis(), recordKey) == 1
+            return update(connection, sql.takeOver, owner, fingerprint, lease.toMillis(), recordKey) == 1
                     ? new ClaimOutcome.Acquired(claim)
                     : new ClaimOutcome.InProgress();
         });
@@ -87,20 +70,24 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** What a live record says; {@code null} when there is none, or its time is up. */
     private @Nullable ClaimOutcome outcomeOf(Connection connection, String recordKey, String fingerprint)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, read, recordKey);
+        try (PreparedStatement statement = prepare(connection, sql.read, recordKey);
                 ResultSet row = statement.executeQuery()) {
             if (!row.next()) {
                 return new ClaimOutcome.InProgress(); // deleted since the insert found it: ask again shortly
             }
+            String state = row.getString(1);
             if (row.getBoolean(4)) {
                 return null;
             }
-            String state = row.getString(1);
             byte[] result = row.getBytes(3);
             RequestRecord record = new RequestRecord(
                     !"P".equals(state), "C".equals(state), row.getString(2), result == null ? new byte[0] : result);
             if (record.mismatches(fingerprint)) {
                 return new ClaimOutcome.Mismatch();
+            }
+            if ("D".equals(state)) {
+                // Its work committed: the answer is on its way, or, once the owner's lease is up, lost.
+                return row.getBoolean(5) ? new ClaimOutcome.NotKept() : new ClaimOutcome.InProgress();
             }
             if (!record.completed()) {
                 return new ClaimOutcome.InProgress();
@@ -123,6 +110,24 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     }
 
     @Override
+    public boolean joinsTransactions() {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> markCommittedInTransaction(Claim claim, Duration ttl) {
+        try {
+            return CompletableFuture.completedFuture(connections.inTransaction(
+                    "complete",
+                    connection ->
+                            update(connection, sql.markCommitted, ttl.toMillis(), claim.recordKey(), claim.owner())
+                                    == 1));
+        } catch (RuntimeException ex) {
+            return CompletableFuture.failedFuture(ex);
+        }
+    }
+
+    @Override
     public CompletableFuture<Boolean> completeInTransaction(Claim claim, byte @Nullable [] result, Duration ttl) {
         try {
             return CompletableFuture.completedFuture(
@@ -137,7 +142,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         String state = result == null ? "N" : "C";
         return update(
                         connection,
-                        complete,
+                        sql.complete,
                         claim.recordKey(),
                         state,
                         claim.fingerprint(),
@@ -151,31 +156,99 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     public CompletableFuture<Boolean> renew(Claim claim, Duration lease) {
         return connections.async(
                 "renew",
-                connection -> update(connection, renew, lease.toMillis(), claim.recordKey(), claim.owner()) == 1);
+                connection -> update(
+                                connection,
+                                sql.renew,
+                                lease.toMillis(),
+                                lease.toMillis(),
+                                claim.recordKey(),
+                                claim.owner())
+                        == 1);
     }
 
     @Override
     public CompletableFuture<Boolean> release(Claim claim) {
+        // A claim whose work committed is never freed for a rerun: it completes without an answer instead.
         return connections.async(
-                "release", connection -> update(connection, release, claim.recordKey(), claim.owner()) == 1);
+                "release",
+                connection -> update(connection, sql.release, claim.recordKey(), claim.owner()) == 1
+                        || update(connection, sql.releaseCommitted, claim.recordKey(), claim.owner()) == 1);
     }
 
     @Override
     public CompletableFuture<Boolean> discard(String recordKey, byte[] value) {
-        return connections.async("release", connection -> update(connection, discard, recordKey, value) == 1);
+        return connections.async("release", connection -> update(connection, sql.discard, recordKey, value) == 1);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> delete(String recordKey) {
+        return connections.async("delete", connection -> update(connection, sql.delete, recordKey) == 1);
     }
 
     /**
-     * Deletes up to {@code batch} records whose time is up, on this thread; the number deleted. Run it until it deletes
-     * fewer than {@code batch}.
+     * Fails, naming the shipped schema, unless the table is there with every column this store uses.
+     *
+     * @throws IllegalStateException when it is not
      */
+    public void checkTable() {
+        try {
+            connections.own("read", connection -> {
+                try (PreparedStatement statement = prepare(connection, sql.probe)) {
+                    statement.executeQuery().close();
+                    return null;
+                }
+            });
+        } catch (RuntimeException ex) {
+            Throwable why = ex.getCause() != null ? ex.getCause() : ex;
+            throw new IllegalStateException(
+                    "The JDBC record store cannot read its table (" + why.getMessage() + "). Create it with "
+                            + JdbcStore.POSTGRESQL_SCHEMA
+                            + " (spring.sql.init.schema-locations, or copy it into a Flyway migration)",
+                    ex);
+        }
+    }
+
+    /** Deletes every record whose time is up, on this thread, in batches of {@code batch}; the number deleted. */
     public int purgeExpired(int batch) {
-        return connections.own("purge", connection -> update(connection, purge, batch));
+        int total = 0;
+        int deleted;
+        do {
+            deleted = connections.own("purge", connection -> update(connection, sql.purge, batch));
+            total += deleted;
+        } while (deleted == batch);
+        return total;
+    }
+
+    /** Purges every {@code interval} on the store's threads, one purge at a time, until the store is closed. */
+    public void purgeEvery(Scheduling scheduling, Duration interval, int batch) {
+        AtomicBoolean running = new AtomicBoolean();
+        purging = scheduling.repeat(
+                () -> {
+                    if (running.compareAndSet(false, true)) {
+                        connections
+                                .async("purge", connection -> purgeExpired(batch))
+                                .whenComplete((deleted, failure) -> {
+                                    running.set(false);
+                                    if (failure != null) {
+                                        log.warn(
+                                                "Could not purge expired idempotency records: {}",
+                                                failure.getMessage());
+                                    } else {
+                                        log.debug("Purged {} expired idempotency records", deleted);
+                                    }
+                                });
+                    }
+                },
+                interval);
     }
 
     /** Stops the store's threads. */
     @Override
     public void close() {
+        ScheduledFuture<?> purge = purging;
+        if (purge != null) {
+            purge.cancel(false);
+        }
         connections.close();
     }
 

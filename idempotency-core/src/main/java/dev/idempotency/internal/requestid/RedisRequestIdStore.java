@@ -260,6 +260,12 @@ public final class RedisRequestIdStore implements RequestIdStore {
         return ownedScript("release", DISCARD, recordKey, value);
     }
 
+    @Override
+    public CompletableFuture<Boolean> delete(String recordKey) {
+        return redis.<Long>call("delete", commands -> commands.del(RedisGateway.bytes(recordKey)))
+                .thenApply(deleted -> deleted != null && deleted > 0);
+    }
+
     private CompletableFuture<Boolean> ownedScript(String kind, LuaScript script, String recordKey, byte[]... args) {
         return redis.<Long>eval(
                         kind, script, ScriptOutputType.INTEGER, new byte[][] {RedisGateway.bytes(recordKey)}, args)

@@ -30,12 +30,29 @@ public interface RequestIdStore {
     /** Deletes a completed record whose result cannot be decoded, unless it changed since it was read. */
     CompletableFuture<Boolean> discard(String recordKey, byte[] value);
 
+    /** Deletes the record whatever it holds, to unstick a key by hand; whether there was one. */
+    CompletableFuture<Boolean> delete(String recordKey);
+
+    /** Whether this store lives in a database the work may write to, so that its records can join transactions. */
+    default boolean joinsTransactions() {
+        return false;
+    }
+
     /**
-     * Whether this store can write a completion in the transaction bound to this thread (one on the store's own
-     * database), so that the record commits or rolls back with the work's own writes.
+     * Whether this store can write a record in the transaction bound to this thread (one on the store's own database),
+     * so that the record commits or rolls back with the work's own writes.
      */
     default boolean joinsCurrentTransaction() {
         return false;
+    }
+
+    /**
+     * Marks the claim committed inside the transaction bound to this thread: from that commit on, the work is never run
+     * again for its key. {@code false} when the claim is no longer this owner's. Only when
+     * {@link #joinsCurrentTransaction}.
+     */
+    default CompletableFuture<Boolean> markCommittedInTransaction(Claim claim, Duration ttl) {
+        throw new UnsupportedOperationException("This store cannot join a transaction");
     }
 
     /**

@@ -11,7 +11,9 @@ import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.Futures;
@@ -19,6 +21,7 @@ import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -32,6 +35,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -52,8 +56,7 @@ class JdbcRequestIdStoreTests {
 
     private final DataSource dataSource = Postgres.dataSource();
     private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    private final TransactionTemplate transactions =
-            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private final TransactionTemplate transactions = new TransactionTemplate(joined(dataSource));
     private final Scheduling scheduling = new Scheduling();
     private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
     private final RedisKeys keys = new RedisKeys("jdbc-test:" + UUID.randomUUID() + ":");
@@ -256,6 +259,121 @@ class JdbcRequestIdStoreTests {
     }
 
     @Test
+    void aTransactionThatCommitsInsideTheCallMarksTheClaimCommittedWithIt() {
+        String key = UUID.randomUUID().toString();
+        String[] seen = new String[2];
+        String result = requestIds.execute(
+                call(key),
+                () -> {
+                    transactions.executeWithoutResult(status -> {
+                        order(key, 1);
+                        seen[0] = state(key); // another connection, before the commit
+                    });
+                    seen[1] = state(key);
+                    return "order 1";
+                },
+                TEXT);
+        assertThat(result).isEqualTo("order 1");
+        assertThat(seen).containsExactly("P", "D");
+        assertThat(state(key)).isEqualTo("C");
+        assertThat(requestIds.execute(call(key), () -> order(key, 2), TEXT)).isEqualTo("order 1");
+    }
+
+    @Test
+    void workWhoseTransactionCommittedIsNeverRunAgainEvenIfTheCallThenFails() {
+        String key = UUID.randomUUID().toString();
+        assertThatThrownBy(() -> requestIds.execute(
+                        call(key),
+                        () -> {
+                            transactions.executeWithoutResult(status -> order(key, 1));
+                            throw new IllegalStateException("the answer could not be made");
+                        },
+                        TEXT))
+                .hasMessage("the answer could not be made");
+        assertThat(state(key)).as("completed without an answer, not released").isEqualTo("N");
+        assertThatThrownBy(() -> requestIds.execute(call(key), () -> order(key, 2), TEXT))
+                .isInstanceOf(ResultNotStoredException.class);
+        assertThat(orders(key)).isEqualTo(1);
+    }
+
+    @Test
+    void anOwnerThatDiedAfterItsCommitLeavesTheKeyDoneNotFree() throws Exception {
+        String key = UUID.randomUUID().toString();
+        try (Scheduling doomedTimers = new Scheduling();
+                LeaseRenewer doomedRenewer = new LeaseRenewer(doomedTimers, StoreListener.NONE)) {
+            RequestIdStrategy doomed = new RequestIdStrategy(
+                    store,
+                    StoreListener.NONE,
+                    keys,
+                    doomedRenewer,
+                    doomedTimers,
+                    Long.MAX_VALUE,
+                    UndecodableResults.FAIL);
+            RequestIdCall shortLease = new RequestIdCall(
+                    keys.requestId("", "orders", key), null, TTL, Duration.ofMillis(300), Duration.ZERO);
+            CountDownLatch committed = new CountDownLatch(1);
+            CountDownLatch never = new CountDownLatch(1);
+            CompletableFuture<String> dying = CompletableFuture.supplyAsync(() -> doomed.execute(
+                    shortLease,
+                    () -> {
+                        transactions.executeWithoutResult(status -> order(key, 1));
+                        doomedRenewer.close(); // the process "dies": no more renewals, no answer
+                        committed.countDown();
+                        await(never);
+                        return "never answered";
+                    },
+                    TEXT));
+            await(committed);
+            assertThat(state(key)).isEqualTo("D");
+            Await.until(Duration.ofSeconds(30), "the dead owner's lease to run out", () -> {
+                try {
+                    requestIds.execute(call(key), () -> order(key, 2), TEXT);
+                    return true;
+                } catch (RequestInProgressException stillRunning) {
+                    return false;
+                } catch (ResultNotStoredException ranAndLost) {
+                    return true;
+                }
+            });
+            assertThatThrownBy(() -> requestIds.execute(call(key), () -> order(key, 3), TEXT))
+                    .isInstanceOf(ResultNotStoredException.class);
+            assertThat(orders(key)).as("the business rows, exactly once").isEqualTo(1);
+            never.countDown();
+            dying.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aClaimTakenOverBeforeItsWorkCommitsRollsTheWorkBack() {
+        String recordKey = keys.requestId("", "orders", UUID.randomUUID().toString());
+        ClaimOutcome mine = Futures.join(store.claim(recordKey, RequestRecord.NO_FINGERPRINT, Duration.ofMillis(200)));
+        Await.until(
+                Duration.ofSeconds(30),
+                "another caller to take the expired claim over",
+                () -> Futures.join(store.claim(recordKey, RequestRecord.NO_FINGERPRINT, LEASE))
+                        instanceof ClaimOutcome.Acquired);
+        ClaimPermit stale = new ClaimPermit(
+                store,
+                ((ClaimOutcome.Acquired) mine).claim(),
+                TTL,
+                Duration.ofMillis(200),
+                renewer,
+                scheduling,
+                Long.MAX_VALUE,
+                StoreListener.NONE);
+        assertThatThrownBy(() -> stale.callWithin(() -> {
+                    transactions.executeWithoutResult(status -> order(recordKey, 1));
+                    return null;
+                }))
+                .isInstanceOf(IdempotencyStoreUnavailableException.class)
+                .hasMessageContaining("taken over");
+        assertThat(orders(recordKey))
+                .as("the stale owner's work did not commit")
+                .isZero();
+        Futures.join(stale.fail());
+    }
+
+    @Test
     void expiredRecordsArePurgedAndLiveOnesKept() {
         String live = keys.requestId("", "orders", UUID.randomUUID().toString());
         String expired = keys.requestId("", "orders", UUID.randomUUID().toString());
@@ -275,6 +393,50 @@ class JdbcRequestIdStoreTests {
     }
 
     @Test
+    void aMissingTableFailsTheSetupAndNamesTheSchemaToRun() {
+        LettuceConnectionFactory redis = Topologies.STANDALONE.newConnectionFactory();
+        try {
+            assertThatThrownBy(() -> RedisIdempotency.builder(redis)
+                            .requestIdStore(JdbcStore.of(dataSource).withTable("no_such_records"))
+                            .build())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("no_such_records")
+                    .hasMessageContaining(JdbcStore.POSTGRESQL_SCHEMA);
+        } finally {
+            redis.destroy();
+        }
+    }
+
+    @Test
+    void theEntryPointPurgesOnItsScheduleAndDeletesRecordsByHand() {
+        LettuceConnectionFactory redis = Topologies.STANDALONE.newConnectionFactory();
+        try (RedisIdempotency idempotency = RedisIdempotency.builder(redis)
+                .keyPrefix("jdbc-entry:" + UUID.randomUUID() + ":")
+                .requestIdStore(JdbcStore.of(dataSource).withPurgeInterval(Duration.ofMillis(50)))
+                .build()) {
+            String kept = UUID.randomUUID().toString();
+            String shortLived = UUID.randomUUID().toString();
+            RequestIdExecutor requestIds = idempotency.requestIds();
+            String keptKey = idempotency.keys().requestId("", "orders", kept);
+            requestIds.execute(new RequestIdCall(keptKey, null, TTL, LEASE, Duration.ZERO), () -> "kept", TEXT);
+            String shortKey = idempotency.keys().requestId("", "orders", shortLived);
+            requestIds.execute(
+                    new RequestIdCall(shortKey, null, Duration.ofMillis(1), LEASE, Duration.ZERO), () -> "gone", TEXT);
+            Await.until(Duration.ofSeconds(30), "the scheduled purge", () -> rows(shortKey) == 0);
+            assertThat(rows(keptKey)).isEqualTo(1);
+            assertThat(Futures.join(idempotency.deleteRequestIdRecord(keptKey))).isTrue();
+            assertThat(rows(keptKey)).isZero();
+        } finally {
+            redis.destroy();
+        }
+    }
+
+    private int rows(String recordKey) {
+        return jdbc.queryForObject(
+                "SELECT count(*) FROM idempotency_request WHERE record_key = ?", Integer.class, recordKey);
+    }
+
+    @Test
     void anUnreachableDatabaseIsAStoreFailureBeforeTheWorkRuns() {
         org.postgresql.ds.PGSimpleDataSource nowhere = new org.postgresql.ds.PGSimpleDataSource();
         nowhere.setURL("jdbc:postgresql://127.0.0.1:1/none?connectTimeout=2");
@@ -286,6 +448,12 @@ class JdbcRequestIdStoreTests {
                     .isInstanceOf(IdempotencyStoreUnavailableException.class);
             assertThat(runs).hasValue(0);
         }
+    }
+
+    private static DataSourceTransactionManager joined(DataSource dataSource) {
+        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
+        transactionManager.addListener(RedisIdempotency.transactionListener());
+        return transactionManager;
     }
 
     private static void await(CountDownLatch latch) {
