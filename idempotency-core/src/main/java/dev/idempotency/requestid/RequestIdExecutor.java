@@ -25,7 +25,8 @@ public interface RequestIdExecutor extends IdempotencyStrategy {
      *
      * @throws RequestInProgressException when another call with the key is still running after {@code maxWait}
      * @throws PayloadMismatchException when the key was used with a different payload
-     * @throws dev.idempotency.ResultNotStoredException when the first call's result was too large to keep
+     * @throws dev.idempotency.ResultNotStoredException when the first call ran but its result was not kept (too large,
+     *     or lost after its transaction committed)
      * @throws dev.idempotency.IdempotencyStoreUnavailableException when the store fails before the work runs
      * @throws E whatever the work throws; the claim is released first so that a retry runs it again
      */

@@ -13,10 +13,10 @@ public interface StoreListener {
     StoreListener NONE = new StoreListener() {};
 
     /**
-     * A Redis call ended.
+     * A Redis call (or a statement of the JDBC record store) ended.
      *
      * @param kind what the call did: {@code claim}, {@code complete}, {@code renew}, {@code release}, {@code consume},
-     *     {@code issue}, {@code restore}, {@code acquire}, {@code wait}, {@code read}
+     *     {@code issue}, {@code restore}, {@code acquire}, {@code wait}, {@code read}, {@code delete}, {@code purge}
      * @param nanos how long it took
      * @param failed whether Redis failed (the caller then sees a store-unavailable exception)
      */

@@ -6,11 +6,6 @@ import dev.idempotency.key.RedisKeys;
 import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,20 +47,11 @@ class ProcessCrashTests {
         String recordKey = keys.requestId("", "POST /slow", key);
         String lockKey = keys.lock(sku);
         Path log = Files.createTempFile("reliability-crashing-app-", ".log");
-        int port = freePort();
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"),
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ReliabilityApp.class.getName()));
-        command.addAll(App.arguments(redis.host(), redis.port(), "server.port=" + port, "reliability.block=true"));
-        Process crashing = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        int port = ChildJvm.freePort();
+        Process crashing = ChildJvm.start(
+                ReliabilityApp.class,
+                App.arguments(redis.host(), redis.port(), "server.port=" + port, "reliability.block=true"),
+                log);
         try (App survivor = App.start(redis.host(), redis.port());
                 RedisAdmin admin = new RedisAdmin(redis.host(), redis.port())) {
             Http child = new Http(port);
@@ -75,7 +61,7 @@ class ProcessCrashTests {
                             () -> !crashing.isAlive() || child.get("/ping").status() == 200))
                     .isTrue();
             assertThat(crashing.isAlive())
-                    .as("the app to kill started; log:%n%s", tail(log))
+                    .as("the app to kill started; log:%n%s", ChildJvm.tail(log))
                     .isTrue();
 
             CompletableFuture<Http.Response> slow =
@@ -150,24 +136,8 @@ class ProcessCrashTests {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            return socket.getLocalPort();
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (IOException ex) {
-            return "(no log)";
-        }
-    }
-
     /** Statuses of the retries after the kill, with when they were answered. */
-    private static final class Attempts {
+    static final class Attempts {
 
         private final List<Integer> statuses = new ArrayList<>();
         private final List<Long> millisAfterKill = new ArrayList<>();

@@ -1,7 +1,6 @@
 package dev.idempotency.autoconfigure;
 
 import dev.idempotency.aop.IdempotencyAdvisor;
-import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.web.ReleaseOutcome;
 import java.time.Duration;
@@ -215,7 +214,7 @@ public class IdempotencyProperties implements InitializingBean {
     public static class Jdbc {
 
         /** Table of the records, optionally schema.table; created by dev/idempotency/jdbc/schema-postgresql.sql. */
-        private String table = JdbcStore.DEFAULT_TABLE;
+        private String table = "idempotency_request";
 
         /**
          * Statements that run at once, on threads of the store's own (never a request thread or an event loop); keep it

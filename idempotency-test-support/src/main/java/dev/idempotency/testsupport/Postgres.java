@@ -20,6 +20,11 @@ public final class Postgres {
         return SERVER.getPostgresDatabase();
     }
 
+    /** The JDBC URL of the {@code postgres} database, user {@code postgres}, e.g. for an application in another JVM. */
+    public static String jdbcUrl() {
+        return SERVER.getJdbcUrl("postgres", "postgres");
+    }
+
     private static EmbeddedPostgres start() {
         try {
             EmbeddedPostgres server = EmbeddedPostgres.start();

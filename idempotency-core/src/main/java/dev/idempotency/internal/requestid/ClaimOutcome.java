@@ -14,7 +14,10 @@ public sealed interface ClaimOutcome {
      */
     record Replay(byte[] result, byte[] value) implements ClaimOutcome {}
 
-    /** The work completed before, but its result was too large to keep: nothing to replay, nothing to run. */
+    /**
+     * The work completed before, but its result was not kept (too large, or, with the JDBC store, lost when its owner
+     * died after the work committed): nothing to replay, nothing to run.
+     */
     record NotKept() implements ClaimOutcome {}
 
     /** Another execution holds the key and has not finished. */

@@ -116,22 +116,19 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
     @Override
     public CompletableFuture<Boolean> markCommittedInTransaction(Claim claim, Duration ttl) {
-        try {
-            return CompletableFuture.completedFuture(connections.inTransaction(
-                    "complete",
-                    connection ->
-                            update(connection, sql.markCommitted, ttl.toMillis(), claim.recordKey(), claim.owner())
-                                    == 1));
-        } catch (RuntimeException ex) {
-            return CompletableFuture.failedFuture(ex);
-        }
+        return inTransaction(connection ->
+                update(connection, sql.markCommitted, ttl.toMillis(), claim.recordKey(), claim.owner()) == 1);
     }
 
     @Override
     public CompletableFuture<Boolean> completeInTransaction(Claim claim, byte @Nullable [] result, Duration ttl) {
+        return inTransaction(connection -> complete(connection, claim, result, ttl));
+    }
+
+    /** Runs {@code statement} now, on this thread, in its transaction; the future is done when this returns. */
+    private CompletableFuture<Boolean> inTransaction(JdbcConnections.Statement<Boolean> statement) {
         try {
-            return CompletableFuture.completedFuture(
-                    connections.inTransaction("complete", connection -> complete(connection, claim, result, ttl)));
+            return CompletableFuture.completedFuture(connections.inTransaction("complete", statement));
         } catch (RuntimeException ex) {
             return CompletableFuture.failedFuture(ex);
         }

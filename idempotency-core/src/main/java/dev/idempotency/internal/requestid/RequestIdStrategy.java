@@ -159,7 +159,8 @@ public final class RequestIdStrategy implements RequestIdExecutor {
             }
             if (outcome instanceof ClaimOutcome.NotKept) {
                 return CompletableFuture.failedFuture(new ResultNotStoredException(
-                        "The request with this idempotency key ran, but its result was too large to keep"));
+                        "The request with this idempotency key ran, but its result was not kept (too large to keep, or lost"
+                                + " when the service stopped before storing it)"));
             }
             if (outcome instanceof ClaimOutcome.Mismatch) {
                 return CompletableFuture.failedFuture(
