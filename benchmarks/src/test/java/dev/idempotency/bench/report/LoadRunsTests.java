@@ -60,6 +60,8 @@ class LoadRunsTests {
         assertThat(runs.ratio("webflux-baseline")).isCloseTo(1.0, within(1e-9));
         assertThat(runs.ratio("webflux-baseline", LoadRuns.BASELINE)).isCloseTo(0.80, within(1e-9));
         assertThat(LoadRuns.baselineOf("webflux-request-id-dup")).isEqualTo("webflux-baseline");
+        assertThat(LoadRuns.baselineOf("jdbc-request-id-first")).isEqualTo("jdbc-baseline");
+        assertThat(LoadRuns.baselineOf("request-id-first")).isEqualTo("baseline");
         assertThat(LoadRuns.baselineOf("request-id-dup")).isEqualTo("baseline");
     }
 
@@ -76,11 +78,14 @@ class LoadRunsTests {
                 line("webflux-request-id-first", 1, 1200),
                 line("webflux-request-id-dup", 1, 1600),
                 line("webflux-token", 1, 1500),
-                line("webflux-lock", 1, 1100)));
+                line("webflux-lock", 1, 1100),
+                line("jdbc-baseline", 1, 900),
+                line("jdbc-request-id-first", 1, 450),
+                line("jdbc-request-id-dup", 1, 720)));
         assertThat(BenchReport.ratioLine(runs))
                 .isEqualTo("ratio request-id-first=0.70 request-id-dup=0.90 token=0.80 lock=0.65 handwritten-first=0.75"
                         + " webflux-request-id-first=0.60 webflux-request-id-dup=0.80 webflux-token=0.75"
-                        + " webflux-lock=0.55");
+                        + " webflux-lock=0.55 jdbc-request-id-first=0.50 jdbc-request-id-dup=0.80");
     }
 
     @Test
@@ -89,7 +94,7 @@ class LoadRunsTests {
         assertThat(BenchReport.ratioLine(runs))
                 .isEqualTo("ratio request-id-first=n/a request-id-dup=n/a token=n/a lock=0.65 handwritten-first=n/a"
                         + " webflux-request-id-first=n/a webflux-request-id-dup=n/a webflux-token=n/a"
-                        + " webflux-lock=n/a");
+                        + " webflux-lock=n/a jdbc-request-id-first=n/a jdbc-request-id-dup=n/a");
     }
 
     @Test
