@@ -37,7 +37,8 @@ class LockTakeoverTests {
                 CoreStack stalled = CoreStack.connect(proxy.host(), proxy.port(), Duration.ofMillis(300), prefix);
                 CoreStack next = CoreStack.connect(redis.host(), redis.port(), Duration.ofMillis(500), prefix);
                 RedisAdmin admin = new RedisAdmin(redis.host(), redis.port());
-                LogCapture log = new LogCapture(LeaseRenewer.class, LockHandle.class)) {
+                LogCapture log =
+                        new LogCapture(LeaseRenewer.class.getName(), "dev.idempotency.internal.lock.RedisLockHandle")) {
             String lockKey = stalled.keys.lock(resource);
             LockHandle stale = stalled.locks.acquire(resource, LEASE, Duration.ZERO);
 
