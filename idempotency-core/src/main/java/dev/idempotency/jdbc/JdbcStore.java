@@ -55,18 +55,22 @@ public record JdbcStore(
         return new JdbcStore(dataSource, DEFAULT_TABLE, 8, Duration.ofSeconds(5), Duration.ofMinutes(5));
     }
 
+    /** These settings with another table. */
     public JdbcStore withTable(String table) {
         return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
 
+    /** These settings with another number of threads. */
     public JdbcStore withThreads(int threads) {
         return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
 
+    /** These settings with another query timeout. */
     public JdbcStore withQueryTimeout(Duration queryTimeout) {
         return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
 
+    /** These settings with another purge interval (zero: never). */
     public JdbcStore withPurgeInterval(Duration purgeInterval) {
         return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
     }
