@@ -1,4 +1,4 @@
--- REQUEST_ID records of the idempotency starter (idempotency.store: jdbc), PostgreSQL 12 or later.
+-- REQUEST_ID records of the idempotency starter (idempotency.store: jdbc), PostgreSQL (tested on 14).
 -- Run it with spring.sql.init (spring.sql.init.schema-locations=classpath:dev/idempotency/jdbc/schema-postgresql.sql)
 -- or copy it into a Flyway / Liquibase migration. Safe to run again.
 --   state: P in progress (owner holds it until expires_at); D its work's transaction committed, the answer on its way
