@@ -4,7 +4,6 @@ import dev.idempotency.Strategy;
 import dev.idempotency.diagnostics.RedisDiagnostics;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
-import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.spi.Futures;
@@ -12,7 +11,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
@@ -110,16 +108,9 @@ public class IdempotencyEndpoint {
             case TOKEN -> throw new IllegalArgumentException("tokens expire by themselves; nothing to unstick");
         };
         boolean deleted = kind == Strategy.LOCK
-                ? Futures.join(deleteFromRedis(redisKey))
+                ? Futures.join(idempotency.gateway().delete(redisKey))
                 : Futures.join(idempotency.deleteRequestIdRecord(redisKey)); // in Redis or the JDBC store
         return Map.of("redisKey", redisKey, "deleted", deleted);
-    }
-
-    private CompletableFuture<Boolean> deleteFromRedis(String redisKey) {
-        return idempotency
-                .gateway()
-                .<Long>call("delete", commands -> commands.del(RedisGateway.bytes(redisKey)))
-                .thenApply(deleted -> deleted != null && deleted > 0);
     }
 
     private static Map<String, Object> describe(OperationSpec operation) {

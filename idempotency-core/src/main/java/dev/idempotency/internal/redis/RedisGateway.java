@@ -110,6 +110,12 @@ public final class RedisGateway implements AutoCloseable {
         return result;
     }
 
+    /** Deletes {@code key}, whatever it holds; completes with whether it was there. */
+    public CompletableFuture<Boolean> delete(String key) {
+        return this.<Long>call("delete", commands -> commands.del(bytes(key)))
+                .thenApply(deleted -> deleted != null && deleted > 0);
+    }
+
     /**
      * Runs blocking work, such as opening a connection or subscribing, off the caller's thread; its failure becomes
      * {@link IdempotencyStoreUnavailableException}.

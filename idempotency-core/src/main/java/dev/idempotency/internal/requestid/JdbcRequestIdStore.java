@@ -207,10 +207,14 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
     /** Deletes every record whose time is up, on this thread, in batches of {@code batch}; the number deleted. */
     public int purgeExpired(int batch) {
+        return connections.own("purge", connection -> purgeExpired(connection, batch));
+    }
+
+    private int purgeExpired(Connection connection, int batch) throws SQLException {
         int total = 0;
         int deleted;
         do {
-            deleted = connections.own("purge", connection -> update(connection, sql.purge, batch));
+            deleted = update(connection, sql.purge, batch);
             total += deleted;
         } while (deleted == batch);
         return total;
@@ -223,7 +227,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
                 () -> {
                     if (running.compareAndSet(false, true)) {
                         connections
-                                .async("purge", connection -> purgeExpired(batch))
+                                .async("purge", connection -> purgeExpired(connection, batch))
                                 .whenComplete((deleted, failure) -> {
                                     running.set(false);
                                     if (failure != null) {

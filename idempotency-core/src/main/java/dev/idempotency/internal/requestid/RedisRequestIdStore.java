@@ -262,8 +262,7 @@ public final class RedisRequestIdStore implements RequestIdStore {
 
     @Override
     public CompletableFuture<Boolean> delete(String recordKey) {
-        return redis.<Long>call("delete", commands -> commands.del(RedisGateway.bytes(recordKey)))
-                .thenApply(deleted -> deleted != null && deleted > 0);
+        return redis.delete(recordKey);
     }
 
     private CompletableFuture<Boolean> ownedScript(String kind, LuaScript script, String recordKey, byte[]... args) {
