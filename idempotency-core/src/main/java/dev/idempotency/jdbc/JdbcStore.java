@@ -8,7 +8,7 @@ import org.springframework.util.Assert;
 
 /**
  * Where {@code REQUEST_ID} records live when they live in the application's database instead of Redis (PostgreSQL):
- * give it to {@link dev.idempotency.redis.RedisIdempotency.Builder#requestIdStore}. The table is made by
+ * give it to {@link dev.idempotency.redis.RedisIdempotency.Builder#recordStore}. The table is made by
  * {@code classpath:dev/idempotency/jdbc/schema-postgresql.sql} (with {@code spring.sql.init} or a Flyway migration).
  * Claims commit at once on connections of their own; a completion inside a transaction on this data source is written
  * in that transaction, so the record of a call commits with the work's own writes.

@@ -12,8 +12,10 @@ import dev.idempotency.internal.requestid.JdbcRequestIdStore;
 import dev.idempotency.internal.requestid.RedisRequestIdStore;
 import dev.idempotency.internal.requestid.RequestIdStore;
 import dev.idempotency.internal.requestid.RequestIdStrategy;
+import dev.idempotency.internal.token.JdbcTokenStore;
 import dev.idempotency.internal.token.RedisIssueQuota;
-import dev.idempotency.internal.token.RedisTokenExecutor;
+import dev.idempotency.internal.token.RedisTokenStore;
+import dev.idempotency.internal.token.TokenStrategy;
 import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
@@ -34,7 +36,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The three strategies on one Redis, with what they share: the connection, the timers and the lease renewer. The
- * {@code REQUEST_ID} records may live in the application's database instead ({@link Builder#requestIdStore}). The
+ * {@code REQUEST_ID} records and the tokens may live in the application's database instead
+ * ({@link Builder#recordStore}). The
  * Spring Boot starter builds one from {@code idempotency.*}; without Boot, build it yourself and close it on shutdown:
  *
  * <pre>{@code
@@ -55,7 +58,7 @@ public final class RedisIdempotency implements AutoCloseable {
     private final @Nullable JdbcRequestIdStore jdbcRecords;
     private final RequestIdStore requestIdRecords;
     private final RequestIdStrategy requestIds;
-    private final RedisTokenExecutor tokens;
+    private final TokenStrategy tokens;
     private final RedisLeaseLockManager locks;
 
     private RedisIdempotency(Builder builder) {
@@ -80,7 +83,11 @@ public final class RedisIdempotency implements AutoCloseable {
                 scheduling,
                 builder.maxResultSize,
                 builder.undecodableResults);
-        this.tokens = new RedisTokenExecutor(redis, keys, confirmations);
+        this.tokens = new TokenStrategy(
+                jdbcRecords != null
+                        ? new JdbcTokenStore(jdbcRecords.connections(), jdbcRecords.table())
+                        : new RedisTokenStore(redis, confirmations),
+                keys);
         this.locks = new RedisLeaseLockManager(redis, keys, renewer, scheduling, confirmations);
     }
 
@@ -116,7 +123,7 @@ public final class RedisIdempotency implements AutoCloseable {
     }
 
     /**
-     * The listener that joins {@code REQUEST_ID} claims of a {@link Builder#requestIdStore JDBC store} to the
+     * The listener that joins {@code REQUEST_ID} claims of a {@link Builder#recordStore JDBC store} to the
      * transactions that commit inside their calls: add it to each transaction manager on the store's database
      * ({@code ConfigurableTransactionManager.addListener}; the starter does). Each such transaction then marks the
      * claim committed together with the work's writes, and the work is never run again for its key.
@@ -145,7 +152,7 @@ public final class RedisIdempotency implements AutoCloseable {
     }
 
     /**
-     * Deletes the {@code REQUEST_ID} records of a {@link Builder#requestIdStore JDBC store} whose time is up, in batches;
+     * Deletes the records and tokens of a {@link Builder#recordStore JDBC store} whose time is up, in batches;
      * the number deleted (0 with the records in Redis, which expire by themselves). The starter runs it on a schedule.
      */
     public int purgeExpiredRecords() {
@@ -263,11 +270,11 @@ public final class RedisIdempotency implements AutoCloseable {
         }
 
         /**
-         * Keeps the {@code REQUEST_ID} records in this database (PostgreSQL) instead of Redis, so that the record of a
-         * call commits in the same transaction as the work's own writes. Tokens and locks stay in Redis. Needs
-         * {@code spring-jdbc} on the class path.
+         * Keeps the {@code REQUEST_ID} records and the one-time tokens in this database (PostgreSQL) instead of Redis,
+         * so that the record of a call commits in the same transaction as the work's own writes. Locks (and the token
+         * issue quota) stay in Redis. Needs {@code spring-jdbc} on the class path.
          */
-        public Builder requestIdStore(JdbcStore jdbcStore) {
+        public Builder recordStore(JdbcStore jdbcStore) {
             Assert.notNull(jdbcStore, "jdbcStore must not be null");
             Assert.state(
                     ClassUtils.isPresent("org.springframework.jdbc.datasource.DataSourceUtils", null),

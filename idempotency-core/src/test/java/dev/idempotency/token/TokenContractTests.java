@@ -7,7 +7,8 @@ import dev.idempotency.IdempotencyContext;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
-import dev.idempotency.internal.token.RedisTokenExecutor;
+import dev.idempotency.internal.token.RedisTokenStore;
+import dev.idempotency.internal.token.TokenStrategy;
 import dev.idempotency.support.RedisContract;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
@@ -29,7 +30,7 @@ class TokenContractTests extends RedisContract {
 
     @Override
     protected void setUp() {
-        tokens = new RedisTokenExecutor(redis, keys);
+        tokens = new TokenStrategy(new RedisTokenStore(redis, null), keys);
     }
 
     @Test

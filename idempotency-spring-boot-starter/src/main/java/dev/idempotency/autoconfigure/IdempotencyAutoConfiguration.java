@@ -76,7 +76,7 @@ public final class IdempotencyAutoConfiguration {
         // the application (one thread by default) would delay renewals until leases end.
         RedisIdempotency.Builder builder = RedisIdempotency.builder(connectionFactory);
         if (properties.getStore() == IdempotencyProperties.RecordStore.JDBC) {
-            builder.requestIdStore(JdbcRecordStore.settings(properties.getJdbc(), dataSources));
+            builder.recordStore(JdbcRecordStore.settings(properties.getJdbc(), dataSources));
         }
         return builder.virtualThreads(Threading.VIRTUAL.isActive(environment))
                 .keyPrefix(properties.getKeyPrefix())

@@ -61,8 +61,8 @@ public class IdempotencyProperties implements InitializingBean {
     private DataSize maxHeldBytes = DataSize.ofMegabytes(64);
 
     /**
-     * Where REQUEST_ID records live: redis, or jdbc (the application's DataSource, PostgreSQL), whose records commit in
-     * the same transaction as the method's own writes. Tokens and locks stay in Redis either way.
+     * Where REQUEST_ID records and tokens live: redis, or jdbc (the application's DataSource, PostgreSQL), whose
+     * records commit in the same transaction as the method's own writes. Locks stay in Redis either way.
      */
     private RecordStore store = RecordStore.REDIS;
 

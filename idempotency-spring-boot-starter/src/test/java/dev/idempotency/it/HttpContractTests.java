@@ -270,9 +270,11 @@ public class HttpContractTests {
         assertThat(issued.statusCode()).isEqualTo(201);
         assertThat(issued.body()).contains("\"header\":\"Idempotency-Token\"").contains("\"expiresInSeconds\":600");
         String token = issued.body().replaceAll(".*\"token\":\"([^\"]+)\".*", "$1");
+        assertThat(deployment.tokenState("", "POST /feedback", token)).isEqualTo("V");
         assertThat(http.post("/feedback", "{\"text\":\"great\"}", "Idempotency-Token", token)
                         .statusCode())
                 .isEqualTo(201);
+        assertThat(deployment.tokenState("", "POST /feedback", token)).isEqualTo("U");
         assertProblem(http.post("/feedback", "{\"text\":\"great\"}", "Idempotency-Token", token), 409);
     }
 

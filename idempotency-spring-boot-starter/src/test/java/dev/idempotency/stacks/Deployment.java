@@ -8,10 +8,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * One web stack with one record store: the same application, its {@code REQUEST_ID} records in Redis or in PostgreSQL
+ * One web stack with one record store: the same application, its {@code REQUEST_ID} records and tokens in Redis or in
+ * PostgreSQL
  * ({@code idempotency.store: jdbc}). Suites that hold for every store run on all four.
  *
- * @param jdbc whether the records live in PostgreSQL
+ * @param jdbc whether the records and tokens live in PostgreSQL
  */
 public record Deployment(Stack stack, boolean jdbc) {
 
@@ -50,6 +51,22 @@ public record Deployment(Stack stack, boolean jdbc) {
                         Long.class,
                         recordKey);
         return millis.isEmpty() ? -2 : unit.convert(millis.get(0), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The state of a one-time token in this deployment's store: {@code V} valid, {@code U} used, or {@code absent};
+     * fails when the other store holds it.
+     */
+    public String tokenState(String scope, String operation, String token) {
+        String key = bean(RedisKeys.class).token(scope, operation, token);
+        String inRedis = bean(StringRedisTemplate.class).opsForValue().get(key);
+        List<String> inTable = new JdbcTemplate(ContractApplication.JdbcRecords.postgres())
+                .queryForList("SELECT state FROM idempotency_request WHERE record_key = ?", String.class, key);
+        if (jdbc ? inRedis != null : !inTable.isEmpty()) {
+            throw new AssertionError("The token of " + this + " is in the wrong store");
+        }
+        String state = jdbc ? (inTable.isEmpty() ? null : inTable.get(0)) : inRedis;
+        return state == null ? "absent" : state.substring(0, 1);
     }
 
     @Override

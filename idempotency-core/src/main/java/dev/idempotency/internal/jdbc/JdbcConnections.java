@@ -3,6 +3,7 @@ package dev.idempotency.internal.jdbc;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.spi.StoreListener;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +14,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 
 /**
@@ -52,11 +54,6 @@ public final class JdbcConnections implements AutoCloseable {
     /** The database. */
     public DataSource dataSource() {
         return dataSource;
-    }
-
-    /** The query timeout every statement gets, in seconds. */
-    public int queryTimeoutSeconds() {
-        return queryTimeoutSeconds;
     }
 
     /** A unit of work on one connection. */
@@ -114,6 +111,29 @@ public final class JdbcConnections implements AutoCloseable {
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
             listener.onCall(kind, System.nanoTime() - start, failed);
+        }
+    }
+
+    /** Runs an update with these parameters and the query timeout; the number of rows it changed. */
+    public int update(Connection connection, String sql, @Nullable Object... parameters) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Prepares {@code sql} with these parameters and the query timeout; the caller closes it. */
+    public PreparedStatement prepare(Connection connection, String sql, @Nullable Object... parameters)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        try {
+            statement.setQueryTimeout(queryTimeoutSeconds);
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement;
+        } catch (SQLException ex) {
+            statement.close();
+            throw ex;
         }
     }
 

@@ -32,6 +32,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
     private final JdbcConnections connections;
     private final JdbcRecordStatements sql;
+    private final String table;
     private volatile @Nullable ScheduledFuture<?> purging;
 
     /** A store on the settings' database, with connections of its own; close them with {@link #close}. */
@@ -45,6 +46,17 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     JdbcRequestIdStore(JdbcConnections connections, String table) {
         this.connections = connections;
         this.sql = new JdbcRecordStatements(table);
+        this.table = table;
+    }
+
+    /** How it reaches the database; the JDBC token store shares them. */
+    public JdbcConnections connections() {
+        return connections;
+    }
+
+    /** Its table, which holds the JDBC token store's tokens too. */
+    public String table() {
+        return table;
     }
 
     @Override
@@ -53,7 +65,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
             String owner = Owners.next();
             long sentAt = System.nanoTime();
             Claim claim = new Claim(recordKey, owner, fingerprint, sentAt);
-            if (update(connection, sql.claim, recordKey, owner, fingerprint, lease.toMillis()) == 1) {
+            if (connections.update(connection, sql.claim, recordKey, owner, fingerprint, lease.toMillis()) == 1) {
                 return new ClaimOutcome.Acquired(claim);
             }
             ClaimOutcome found = outcomeOf(connection, recordKey, fingerprint);
@@ -61,7 +73,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
                 return found;
             }
             // The record's time is up: take it over, unless another claimer did first.
-            return update(connection, sql.takeOver, owner, fingerprint, lease.toMillis(), recordKey) == 1
+            return connections.update(connection, sql.takeOver, owner, fingerprint, lease.toMillis(), recordKey) == 1
                     ? new ClaimOutcome.Acquired(claim)
                     : new ClaimOutcome.InProgress();
         });
@@ -70,7 +82,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** What a live record says; {@code null} when there is none, or its time is up. */
     private @Nullable ClaimOutcome outcomeOf(Connection connection, String recordKey, String fingerprint)
             throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql.read, recordKey);
+        try (PreparedStatement statement = connections.prepare(connection, sql.read, recordKey);
                 ResultSet row = statement.executeQuery()) {
             if (!row.next()) {
                 return new ClaimOutcome.InProgress(); // deleted since the insert found it: ask again shortly
@@ -117,7 +129,8 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     @Override
     public CompletableFuture<Boolean> markCommittedInTransaction(Claim claim, Duration ttl) {
         return inTransaction(connection ->
-                update(connection, sql.markCommitted, ttl.toMillis(), claim.recordKey(), claim.owner()) == 1);
+                connections.update(connection, sql.markCommitted, ttl.toMillis(), claim.recordKey(), claim.owner())
+                        == 1);
     }
 
     @Override
@@ -137,7 +150,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     private boolean complete(Connection connection, Claim claim, byte @Nullable [] result, Duration ttl)
             throws SQLException {
         String state = result == null ? "N" : "C";
-        return update(
+        return connections.update(
                         connection,
                         sql.complete,
                         claim.recordKey(),
@@ -153,7 +166,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     public CompletableFuture<Boolean> renew(Claim claim, Duration lease) {
         return connections.async(
                 "renew",
-                connection -> update(
+                connection -> connections.update(
                                 connection,
                                 sql.renew,
                                 lease.toMillis(),
@@ -168,18 +181,19 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         // A claim whose work committed is never freed for a rerun: it completes without an answer instead.
         return connections.async(
                 "release",
-                connection -> update(connection, sql.release, claim.recordKey(), claim.owner()) == 1
-                        || update(connection, sql.releaseCommitted, claim.recordKey(), claim.owner()) == 1);
+                connection -> connections.update(connection, sql.release, claim.recordKey(), claim.owner()) == 1
+                        || connections.update(connection, sql.releaseCommitted, claim.recordKey(), claim.owner()) == 1);
     }
 
     @Override
     public CompletableFuture<Boolean> discard(String recordKey, byte[] value) {
-        return connections.async("release", connection -> update(connection, sql.discard, recordKey, value) == 1);
+        return connections.async(
+                "release", connection -> connections.update(connection, sql.discard, recordKey, value) == 1);
     }
 
     @Override
     public CompletableFuture<Boolean> delete(String recordKey) {
-        return connections.async("delete", connection -> update(connection, sql.delete, recordKey) == 1);
+        return connections.async("delete", connection -> connections.update(connection, sql.delete, recordKey) == 1);
     }
 
     /**
@@ -190,7 +204,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     public void checkTable() {
         try {
             connections.own("read", connection -> {
-                try (PreparedStatement statement = prepare(connection, sql.probe)) {
+                try (PreparedStatement statement = connections.prepare(connection, sql.probe)) {
                     statement.executeQuery().close();
                     return null;
                 }
@@ -214,7 +228,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         int total = 0;
         int deleted;
         do {
-            deleted = update(connection, sql.purge, batch);
+            deleted = connections.update(connection, sql.purge, batch);
             total += deleted;
         } while (deleted == batch);
         return total;
@@ -251,26 +265,5 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
             purge.cancel(false);
         }
         connections.close();
-    }
-
-    private int update(Connection connection, String sql, @Nullable Object... parameters) throws SQLException {
-        try (PreparedStatement statement = prepare(connection, sql, parameters)) {
-            return statement.executeUpdate();
-        }
-    }
-
-    private PreparedStatement prepare(Connection connection, String sql, @Nullable Object... parameters)
-            throws SQLException {
-        PreparedStatement statement = connection.prepareStatement(sql);
-        try {
-            statement.setQueryTimeout(connections.queryTimeoutSeconds());
-            for (int i = 0; i < parameters.length; i++) {
-                statement.setObject(i + 1, parameters[i]);
-            }
-            return statement;
-        } catch (SQLException ex) {
-            statement.close();
-            throw ex;
-        }
     }
 }

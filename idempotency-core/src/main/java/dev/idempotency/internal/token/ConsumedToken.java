@@ -15,7 +15,7 @@ final class ConsumedToken implements Permit, IdempotencyContext {
 
     private final Supplier<CompletableFuture<Void>> restore;
 
-    /** @param restore gives back the token this submit consumed (retrying while Redis is unreachable) */
+    /** @param restore gives back the token this submit consumed (retrying while the store is unreachable) */
     ConsumedToken(Supplier<CompletableFuture<Void>> restore) {
         this.restore = restore;
     }
@@ -32,7 +32,7 @@ final class ConsumedToken implements Permit, IdempotencyContext {
 
     @Override
     public CompletableFuture<Void> fail() {
-        return restore.get(); // retried while Redis is unreachable; never fails
+        return restore.get(); // retried while the store is unreachable; never fails
     }
 
     @Override

@@ -1,4 +1,4 @@
-/** The Redis implementation of the {@code TOKEN} strategy; internal, built by {@link dev.idempotency.redis.RedisIdempotency}. */
+/** The {@code TOKEN} strategy and its stores (Redis, JDBC); internal, built by {@link dev.idempotency.redis.RedisIdempotency}. */
 @NullMarked
 package dev.idempotency.internal.token;
 

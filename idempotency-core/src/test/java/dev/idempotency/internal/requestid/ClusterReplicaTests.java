@@ -9,7 +9,8 @@ import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
-import dev.idempotency.internal.token.RedisTokenExecutor;
+import dev.idempotency.internal.token.RedisTokenStore;
+import dev.idempotency.internal.token.TokenStrategy;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.spi.Futures;
@@ -63,7 +64,7 @@ class ClusterReplicaTests {
                 new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
         LeaseLockManager locks = new RedisLeaseLockManager(
                 redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, confirmations);
-        TokenExecutor tokens = new RedisTokenExecutor(redis, keys, confirmations);
+        TokenExecutor tokens = new TokenStrategy(new RedisTokenStore(redis, confirmations), keys);
         String token = tokens.issue("user-1", "submit", LEASE).token();
         for (int i = 0; i < 20; i++) { // every master's connections have made confirmed writes
             assertThat(confirmedClaim(store, keys.requestId("", "op", "warm" + i)))

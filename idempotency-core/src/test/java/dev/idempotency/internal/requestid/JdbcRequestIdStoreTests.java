@@ -397,7 +397,7 @@ class JdbcRequestIdStoreTests {
         LettuceConnectionFactory redis = Topologies.STANDALONE.newConnectionFactory();
         try {
             assertThatThrownBy(() -> RedisIdempotency.builder(redis)
-                            .requestIdStore(JdbcStore.of(dataSource).withTable("no_such_records"))
+                            .recordStore(JdbcStore.of(dataSource).withTable("no_such_records"))
                             .build())
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("no_such_records")
@@ -412,7 +412,7 @@ class JdbcRequestIdStoreTests {
         LettuceConnectionFactory redis = Topologies.STANDALONE.newConnectionFactory();
         try (RedisIdempotency idempotency = RedisIdempotency.builder(redis)
                 .keyPrefix("jdbc-entry:" + UUID.randomUUID() + ":")
-                .requestIdStore(JdbcStore.of(dataSource).withPurgeInterval(Duration.ofMillis(50)))
+                .recordStore(JdbcStore.of(dataSource).withPurgeInterval(Duration.ofMillis(50)))
                 .build()) {
             String kept = UUID.randomUUID().toString();
             String shortLived = UUID.randomUUID().toString();

@@ -8,7 +8,8 @@ import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.internal.redis.RedisGateway;
-import dev.idempotency.internal.token.RedisTokenExecutor;
+import dev.idempotency.internal.token.RedisTokenStore;
+import dev.idempotency.internal.token.TokenStrategy;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.spi.Futures;
@@ -64,7 +65,7 @@ class OlderNodeTests {
             RedisRequestIdStore store = new RedisRequestIdStore(redis, null, RedisRequestIdStore.ClaimCommand.AUTO);
             LeaseLockManager locks = new RedisLeaseLockManager(
                     redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, null);
-            TokenExecutor tokens = new RedisTokenExecutor(redis, keys);
+            TokenExecutor tokens = new TokenStrategy(new RedisTokenStore(redis, null), keys);
 
             Map<Integer, Integer> claims = new TreeMap<>();
             Map<Integer, Integer> locked = new TreeMap<>();

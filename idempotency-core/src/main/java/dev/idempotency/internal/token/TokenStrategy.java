@@ -5,8 +5,6 @@ import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.internal.StrategyRunner;
-import dev.idempotency.internal.redis.RedisGateway;
-import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
@@ -16,27 +14,26 @@ import dev.idempotency.token.IssuedToken;
 import dev.idempotency.token.TokenExecutor;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. Redis
- * holds only a digest of each token and its scope (the key) and a short state ({@link TokenStore}): {@code V} valid,
- * {@code U} and the consuming submit's mark once used. A token is bound to the scope and to the operation (or named group
+ * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. The
+ * {@link TokenStore} (Redis, or the application's database) holds only a digest of each token and its scope (the key)
+ * and a short state: valid, or used by the mark of the submit that consumed it. A token is bound to the scope and to the operation (or named group
  * of operations) it was issued for: elsewhere it is unknown. Consuming is one script (one round trip) that marks a valid
  * token, and the used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit
  * whose work failed, or whose consume failed without an answer (a lost reply, a timeout), gives the token back,
- * retrying while Redis is unreachable, for at most a minute. Usable without annotations:
+ * retrying while the store is unreachable, for at most a minute. Usable without annotations:
  *
  * <pre>{@code
  * IssuedToken token = tokens.issue(userId, "feedback", Duration.ofMinutes(10)); // hand token.token() to the client
  * Feedback saved = tokens.execute(userId, "feedback", submittedToken, () -> feedback.save(form));
  * }</pre>
  */
-public final class RedisTokenExecutor implements TokenExecutor {
+public final class TokenStrategy implements TokenExecutor {
 
     private static final int TOKEN_BYTES = 24;
     private final TokenStore store;
@@ -50,24 +47,15 @@ public final class RedisTokenExecutor implements TokenExecutor {
     private final Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
 
     /**
-     * Creates an executor; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
+     * Creates the strategy; {@link dev.idempotency.redis.RedisIdempotency} builds it.
      *
-     * @param redis the commands it sends
-     * @param keys where its tokens live
+     * @param store where its tokens live
+     * @param keys how their keys are named
      */
-    public RedisTokenExecutor(RedisGateway redis, RedisKeys keys) {
-        this(redis, keys, null);
-    }
-
-    /**
-     * Creates an executor whose consumes, with wait-for-replicas, count only once replicas hold them.
-     *
-     * @param confirmations where consumes wait for replicas, or {@code null}
-     */
-    public RedisTokenExecutor(RedisGateway redis, RedisKeys keys, @Nullable ReplicaConfirmations confirmations) {
-        Assert.notNull(redis, "redis must not be null");
+    public TokenStrategy(TokenStore store, RedisKeys keys) {
+        Assert.notNull(store, "store must not be null");
         Assert.notNull(keys, "keys must not be null");
-        this.store = new TokenStore(redis, confirmations);
+        this.store = store;
         this.keys = keys;
     }
 
@@ -92,7 +80,7 @@ public final class RedisTokenExecutor implements TokenExecutor {
     @Override
     public <T, E extends Throwable> T execute(
             String scope, String operation, @Nullable String token, CheckedSupplier<T, E> work) throws E {
-        byte[] key = key(scope, operation, TokenFormat.requireWellFormed(token));
+        String key = key(scope, operation, TokenFormat.requireWellFormed(token));
         return StrategyRunner.run(() -> Futures.join(admit(key)), work, ResultCodec.none());
     }
 
@@ -121,33 +109,28 @@ public final class RedisTokenExecutor implements TokenExecutor {
                 unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
     }
 
-    private CompletableFuture<Admission> admit(byte[] key) {
-        byte[] mark = TokenStore.newMark();
+    private CompletableFuture<Admission> admit(String key) {
+        String mark = TokenStore.newMark();
         return consume(key, mark)
                 .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
     }
 
-    private CompletableFuture<Void> consume(byte[] key, byte[] mark) {
+    private CompletableFuture<Void> consume(String key, String mark) {
         return store.consume(key, mark)
-                .whenComplete((previous, failure) -> {
+                .whenComplete((use, failure) -> {
                     if (failure != null) {
                         store.giveBack(key, mark);
                     }
                 })
-                .thenApply(previous -> {
-                    if (previous == null) {
-                        throw new InvalidTokenException("The token is unknown or expired");
-                    }
-                    // Our own mark: the client sent the consume again after a broken connection, and it is ours.
-                    if (previous.length > 0 && previous[0] == TokenStore.USED && !Arrays.equals(previous, mark)) {
-                        throw new TokenAlreadyUsedException("The token was used already");
-                    }
-                    return null;
+                .thenApply(use -> switch (use) {
+                    case CONSUMED -> null;
+                    case USED_BEFORE -> throw new TokenAlreadyUsedException("The token was used already");
+                    case UNKNOWN -> throw new InvalidTokenException("The token is unknown or expired");
                 });
     }
 
-    private byte[] key(String scope, String operation, String token) {
-        return RedisGateway.bytes(keys.token(scope, operation, token));
+    private String key(String scope, String operation, String token) {
+        return keys.token(scope, operation, token);
     }
 
     private static SecureRandom drbg() {

@@ -1,0 +1,97 @@
+package dev.idempotency.internal.token;
+
+import dev.idempotency.internal.jdbc.JdbcConnections;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Tokens in the JDBC record store's table, beside the {@code REQUEST_ID} records (their keys never meet): one row a
+ * token, {@code state} {@code V} while valid and {@code U} once used, {@code owner} the mark of the submit that used it,
+ * {@code expires_at} the end of its time to live (then it is unknown, and purged with the records). Each statement
+ * commits at once on a connection of its own, on the store's threads: a consume is visible to a double click before
+ * its work starts, and a token given back after a rollback really is valid again. A first consume costs one statement.
+ */
+public final class JdbcTokenStore implements TokenStore {
+
+    private static final String NOW = "clock_timestamp()";
+    /** How often a consume looks again when the token it found used was given back meanwhile. */
+    private static final int ATTEMPTS = 3;
+
+    private final JdbcConnections connections;
+    private final String issue;
+    private final String consume;
+    private final String read;
+    private final String restore;
+    private final String restoreOwn;
+
+    /** @param table the records' table, checked by {@code JdbcStore} */
+    public JdbcTokenStore(JdbcConnections connections, String table) {
+        this.connections = connections;
+        this.issue = "INSERT INTO " + table + " (record_key, state, fingerprint, expires_at)" + " VALUES (?, 'V', '', "
+                + NOW + " + ? * INTERVAL '1 millisecond')";
+        this.consume = "UPDATE " + table + " SET state = 'U', owner = ?"
+                + " WHERE record_key = ? AND state = 'V' AND expires_at > " + NOW;
+        this.read = "SELECT state, owner FROM " + table + " WHERE record_key = ? AND state IN ('V', 'U')"
+                + " AND expires_at > " + NOW;
+        this.restore = "UPDATE " + table + " SET state = 'V', owner = NULL"
+                + " WHERE record_key = ? AND state = 'U' AND expires_at > " + NOW;
+        this.restoreOwn = restore + " AND owner = ?";
+    }
+
+    @Override
+    public CompletableFuture<Void> issue(String key, Duration ttl) {
+        return connections.async("issue", connection -> {
+            connections.update(connection, issue, key, ttl.toMillis());
+            return null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Use> consume(String key, String mark) {
+        return connections.async("consume", connection -> {
+            for (int attempt = 1; ; attempt++) {
+                if (connections.update(connection, consume, mark, key) == 1) {
+                    return Use.CONSUMED;
+                }
+                Use found = found(connection, key, mark);
+                // A token found valid was given back since the update missed it: try again, a few times.
+                if (found != null || attempt == ATTEMPTS) {
+                    return found != null ? found : Use.USED_BEFORE;
+                }
+            }
+        });
+    }
+
+    /** What a consume that changed nothing found; {@code null} when the token is valid (again). */
+    private @Nullable Use found(Connection connection, String key, String mark) throws SQLException {
+        try (PreparedStatement statement = connections.prepare(connection, read, key);
+                ResultSet row = statement.executeQuery()) {
+            if (!row.next()) {
+                return Use.UNKNOWN;
+            }
+            if ("V".equals(row.getString(1))) {
+                return null;
+            }
+            // Our own mark: the consume was sent again after its answer was lost, and it is ours.
+            return mark.equals(row.getString(2)) ? Use.CONSUMED : Use.USED_BEFORE;
+        }
+    }
+
+    @Override
+    public CompletableFuture<Void> restore(String key) {
+        return connections.async("restore", connection -> {
+            connections.update(connection, restore, key);
+            return null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Boolean> restore(String key, String mark) {
+        return connections.async("restore", connection -> connections.update(connection, restoreOwn, key, mark) == 1);
+    }
+}
