@@ -1,6 +1,7 @@
 package dev.idempotency.kafka;
 
 import dev.idempotency.CheckedSupplier;
+import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.requestid.ResultCodec;
@@ -76,16 +77,24 @@ public final class KafkaIdempotency {
         return ran;
     }
 
-    /** Runs {@code work} unless {@code record}'s key was processed within {@code operation}; whether it ran. */
+    /**
+     * Runs {@code work} unless {@code record}'s key was processed within {@code operation}; whether it ran. A key
+     * processed whose record of it was not kept (the consumer died after the work's transaction committed, with the
+     * JDBC store) counts as processed.
+     */
     public boolean runOnce(String operation, ConsumerRecord<?, ?> record, Runnable work) {
-        return execute(
-                operation,
-                record,
-                () -> {
-                    work.run();
-                    return Boolean.TRUE;
-                },
-                RAN);
+        try {
+            return execute(
+                    operation,
+                    record,
+                    () -> {
+                        work.run();
+                        return Boolean.TRUE;
+                    },
+                    RAN);
+        } catch (ResultNotStoredException ranBefore) {
+            return false;
+        }
     }
 
     /**
