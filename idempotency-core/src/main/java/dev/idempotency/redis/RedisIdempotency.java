@@ -37,8 +37,8 @@ import org.springframework.util.ClassUtils;
 /**
  * The three strategies on one Redis, with what they share: the connection, the timers and the lease renewer. The
  * {@code REQUEST_ID} records and the tokens may live in the application's database instead
- * ({@link Builder#recordStore}). The
- * Spring Boot starter builds one from {@code idempotency.*}; without Boot, build it yourself and close it on shutdown:
+ * ({@link Builder#recordStore}). The Spring Boot starter builds one from {@code idempotency.*}; without Boot, build it
+ * yourself and close it on shutdown:
  *
  * <pre>{@code
  * try (RedisIdempotency idempotency = RedisIdempotency.builder(connectionFactory).build()) {

@@ -1,6 +1,7 @@
 package dev.idempotency.kafka;
 
 import dev.idempotency.ResultNotStoredException;
+import dev.idempotency.UndecodableResultException;
 import dev.idempotency.internal.aop.BlockingCallFlow;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.scope.ScopeResolver;
@@ -44,6 +45,9 @@ final class KafkaRecordFlow {
         try {
             return BlockingCallFlow.run(call, () -> protectedCall(call, record));
         } catch (ResultNotStoredException ex) {
+            if (ex instanceof UndecodableResultException) {
+                throw ex; // kept, but this version cannot read it: the error handler recovers it, as documented
+            }
             // It ran once; running it again would do its work twice, and failing would dead-letter a processed record.
             log.info(
                     "Skipping the record at {}-{}@{}: {}",
