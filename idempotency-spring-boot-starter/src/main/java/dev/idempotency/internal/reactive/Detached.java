@@ -1,12 +1,9 @@
 package dev.idempotency.internal.reactive;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Sinks;
-import reactor.util.concurrent.Queues;
+import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
@@ -16,13 +13,6 @@ import reactor.util.context.ContextView;
  * response's buffers are released there).
  */
 public final class Detached {
-
-    /**
-     * Slots per link of a relay's buffer. A relay carries one value, or a response's few buffers, and the caller takes
-     * them at once: Reactor's default link of 256 slots, allocated twice per WebFlux call, was the hottest allocation
-     * on this path. The buffer still grows by links for a long stream the caller reads slowly.
-     */
-    private static final int RELAY_LINK = 8;
 
     private Detached() {}
 
@@ -38,31 +28,8 @@ public final class Detached {
     /** {@link #run(Flux, ContextView, BooleanSupplier)}, handing what the caller no longer takes to {@code dropped}. */
     public static <T> Flux<T> run(
             Flux<T> work, ContextView context, BooleanSupplier stopOnCancel, Consumer<? super T> dropped) {
-        Sinks.Many<T> relay = Sinks.many()
-                .unicast()
-                .onBackpressureBuffer(Queues.<T>unbounded(RELAY_LINK).get());
-        AtomicBoolean gone = new AtomicBoolean();
-        Disposable running = work.contextWrite(context)
-                .subscribe(
-                        value -> {
-                            if (gone.get() || relay.tryEmitNext(value).isFailure()) {
-                                dropped.accept(value);
-                            }
-                        },
-                        relay::tryEmitError,
-                        relay::tryEmitComplete);
-        return relay.asFlux()
-                .doOnCancel(() -> {
-                    gone.set(true);
-                    if (stopOnCancel.getAsBoolean()) {
-                        running.dispose();
-                    }
-                })
-                .doOnDiscard(Object.class, value -> dropped.accept(cast(value)));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T cast(Object value) {
-        return (T) value;
+        DetachedRelay<T> relay = new DetachedRelay<>(Context.of(context), stopOnCancel, dropped);
+        work.subscribe(relay);
+        return relay;
     }
 }
