@@ -6,19 +6,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import javax.sql.DataSource;
-import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -37,7 +33,7 @@ import org.springframework.web.bind.annotation.RestController;
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @EnableTransactionManagement
-@Import({JdbcCrashApp.Ledger.class, JdbcCrashApp.Payments.class})
+@Import({CrashDatabase.class, JdbcCrashApp.Ledger.class, JdbcCrashApp.Payments.class})
 public class JdbcCrashApp {
 
     public static void main(String[] args) {
@@ -46,22 +42,7 @@ public class JdbcCrashApp {
 
     @Bean
     DataSource dataSource(@Value("${crash.jdbc-url}") String url) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL(url);
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
-        new JdbcTemplate(dataSource).execute("CREATE TABLE IF NOT EXISTS crash_payments (payment_key text)");
-        return dataSource;
-    }
-
-    @Bean
-    DataSourceTransactionManager transactionManager(DataSource dataSource) {
-        return new DataSourceTransactionManager(dataSource);
-    }
-
-    @Bean
-    JdbcTemplate jdbcTemplate(DataSource dataSource) {
-        return new JdbcTemplate(dataSource);
+        return CrashDatabase.open(url, "CREATE TABLE IF NOT EXISTS crash_payments (payment_key text)");
     }
 
     /** Where the calls that were told to stop wait for the kill. */

@@ -8,17 +8,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.annotation.TopicPartition;
 import org.springframework.kafka.listener.CommonErrorHandler;
@@ -38,10 +34,15 @@ import org.springframework.util.backoff.FixedBackOff;
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @EnableTransactionManagement
-@Import({KafkaJdbcCrashApp.Ledger.class, KafkaJdbcCrashApp.Shipments.class})
+@Import({CrashDatabase.class, KafkaJdbcCrashApp.Ledger.class, KafkaJdbcCrashApp.Shipments.class})
 public class KafkaJdbcCrashApp {
 
     static final String TOPIC = "crash-shipments";
+
+    private static final String[] TABLES = {
+        "CREATE TABLE IF NOT EXISTS crash_shipments (shipment_key text)",
+        "CREATE TABLE IF NOT EXISTS crash_reached (shipment_key text)"
+    };
 
     public static void main(String[] args) {
         new SpringApplicationBuilder(KafkaJdbcCrashApp.class).run(args);
@@ -49,34 +50,12 @@ public class KafkaJdbcCrashApp {
 
     @Bean
     DataSource dataSource(@Value("${crash.jdbc-url}") String url) {
-        DataSource dataSource = database(url);
-        createTables(dataSource);
-        return dataSource;
+        return CrashDatabase.open(url, TABLES);
     }
 
     /** The records' table, the shipments, and where calls note that they stopped. */
     static void createTables(DataSource dataSource) {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
-        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-        jdbc.execute("CREATE TABLE IF NOT EXISTS crash_shipments (shipment_key text)");
-        jdbc.execute("CREATE TABLE IF NOT EXISTS crash_reached (shipment_key text)");
-    }
-
-    static DataSource database(String url) {
-        PGSimpleDataSource dataSource = new PGSimpleDataSource();
-        dataSource.setURL(url);
-        return dataSource;
-    }
-
-    @Bean
-    DataSourceTransactionManager transactionManager(DataSource dataSource) {
-        return new DataSourceTransactionManager(dataSource);
-    }
-
-    @Bean
-    JdbcTemplate jdbcTemplate(DataSource dataSource) {
-        return new JdbcTemplate(dataSource);
+        CrashDatabase.createTables(dataSource, TABLES);
     }
 
     /** Records that would be dead-lettered: none may be, a processed record is skipped, never recovered. */
@@ -106,7 +85,7 @@ public class KafkaJdbcCrashApp {
                 @Value("${crash.jdbc-url}") String url,
                 @Value("${crash.stops:false}") boolean stops) {
             this.jdbc = jdbc;
-            this.signals = new JdbcTemplate(database(url));
+            this.signals = new JdbcTemplate(CrashDatabase.connect(url));
             this.stops = stops;
         }
 

@@ -1,5 +1,8 @@
 package dev.idempotency.internal.requestid;
 
+import static dev.idempotency.internal.jdbc.DatabaseClock.LATER;
+import static dev.idempotency.internal.jdbc.DatabaseClock.NOW;
+
 /**
  * The SQL of the JDBC record store (PostgreSQL) on one table. A row's {@code state}: {@code P} claimed and running,
  * {@code D} its work's transaction committed while the answer is still being made, {@code C} completed with the
@@ -9,9 +12,6 @@ package dev.idempotency.internal.requestid;
  * ends: its work committed, so a retry must not run it again.
  */
 final class JdbcRecordStatements {
-
-    private static final String NOW = "clock_timestamp()";
-    private static final String LATER = NOW + " + ? * INTERVAL '1 millisecond'";
 
     /** Claims a free key: record key, owner, fingerprint, lease ms. */
     final String claim;

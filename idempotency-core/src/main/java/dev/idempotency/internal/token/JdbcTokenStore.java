@@ -1,5 +1,8 @@
 package dev.idempotency.internal.token;
 
+import static dev.idempotency.internal.jdbc.DatabaseClock.LATER;
+import static dev.idempotency.internal.jdbc.DatabaseClock.NOW;
+
 import dev.idempotency.internal.jdbc.JdbcConnections;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,7 +21,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class JdbcTokenStore implements TokenStore {
 
-    private static final String NOW = "clock_timestamp()";
     /** How often a consume looks again when the token it found used was given back meanwhile. */
     private static final int ATTEMPTS = 3;
 
@@ -33,7 +35,7 @@ public final class JdbcTokenStore implements TokenStore {
     public JdbcTokenStore(JdbcConnections connections, String table) {
         this.connections = connections;
         this.issue = "INSERT INTO " + table + " (record_key, state, fingerprint, expires_at)" + " VALUES (?, 'V', '', "
-                + NOW + " + ? * INTERVAL '1 millisecond')";
+                + LATER + ")";
         this.consume = "UPDATE " + table + " SET state = 'U', owner = ?"
                 + " WHERE record_key = ? AND state = 'V' AND expires_at > " + NOW;
         this.read = "SELECT state, owner FROM " + table + " WHERE record_key = ? AND state IN ('V', 'U')"

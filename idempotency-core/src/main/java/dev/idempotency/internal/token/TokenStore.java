@@ -1,11 +1,10 @@
 package dev.idempotency.internal.token;
 
+import dev.idempotency.internal.lease.Owners;
 import dev.idempotency.spi.Futures;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,9 +32,7 @@ public interface TokenStore {
 
     /** A mark for one submit: 64 random bits, unique among the submits of one token. */
     static String newMark() {
-        byte[] bytes = new byte[8];
-        ThreadLocalRandom.current().nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return Owners.random(8);
     }
 
     /** Stores a new valid token under {@code key} for {@code ttl}. */
