@@ -4,24 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.it.TestRedis;
 import dev.idempotency.key.RedisKeys;
+import dev.idempotency.stacks.Deployment;
 import dev.idempotency.stacks.Stack;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.CommandMonitor;
 import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpStatus;
@@ -29,20 +32,31 @@ import org.springframework.web.server.ResponseStatusException;
 
 /**
  * How a call ends: a client that goes away mid-work, a lock waiter that gives up, an answer too large to keep. The
- * promise is judged by the executions counted on the server, on a real port and real Redis, on both stacks.
+ * promise is judged by the executions counted on the server, on a real port and real Redis, on both stacks; the
+ * records and tokens also on the JDBC store (a real PostgreSQL).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CallEndTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
 
-    private final Map<Stack, ConfigurableApplicationContext> apps = new EnumMap<>(Stack.class);
+    private final Map<Deployment, ConfigurableApplicationContext> apps = new HashMap<>();
 
     @BeforeAll
     void start() {
-        for (Stack stack : Stack.values()) {
-            apps.put(stack, EdgeApplication.start(stack, "idempotency.lock.wait=5s"));
+        for (Deployment deployment : Deployment.all()) {
+            apps.put(
+                    deployment,
+                    EdgeApplication.start(
+                            deployment.stack(),
+                            "idempotency.lock.wait=5s",
+                            "idempotency.store=" + (deployment.jdbc() ? "jdbc" : "redis")));
         }
+    }
+
+    /** The application of {@code stack} on the Redis store (locks live in Redis on both). */
+    private ConfigurableApplicationContext app(Stack stack) {
+        return apps.get(new Deployment(stack, false));
     }
 
     @AfterAll
@@ -51,9 +65,10 @@ class CallEndTests {
     }
 
     @ParameterizedTest
-    @EnumSource(Stack.class)
-    void aClientThatDisconnectsMidWorkLeavesItRunningAndItsRetryGets409ThenTheReplay(Stack stack) throws Exception {
-        ConfigurableApplicationContext app = apps.get(stack);
+    @MethodSource("dev.idempotency.stacks.Deployment#all")
+    void aClientThatDisconnectsMidWorkLeavesItRunningAndItsRetryGets409ThenTheReplay(Deployment deployment)
+            throws Exception {
+        ConfigurableApplicationContext app = apps.get(deployment);
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String id = newId();
@@ -79,7 +94,7 @@ class CallEndTests {
     @CsvSource({"MVC, stock", "MVC, stock-entity", "WEBFLUX, stock", "WEBFLUX, stock-entity"})
     void aLockHolderWhoseClientDisconnectsKeepsTheLockUntilItsWorkEndsThenReleasesIt(Stack stack, String path)
             throws Exception {
-        ConfigurableApplicationContext app = apps.get(stack);
+        ConfigurableApplicationContext app = app(stack);
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String sku = newId();
@@ -104,20 +119,24 @@ class CallEndTests {
      */
     @ParameterizedTest
     @CsvSource({
-        "MVC, stock, 500, ran-again",
-        "MVC, stock-entity, 409, ran-again",
-        "MVC, orders, 500, ran-again",
-        "MVC, orders, 409, ran-again",
-        "MVC, orders-kept, 409, result-not-stored",
-        "WEBFLUX, stock, 500, ran-again",
-        "WEBFLUX, stock-entity, 409, ran-again",
-        "WEBFLUX, orders, 500, ran-again",
-        "WEBFLUX, orders, 409, ran-again",
-        "WEBFLUX, orders-kept, 409, replayed"
+        "MVC, redis, stock, 500, ran-again",
+        "MVC, redis, stock-entity, 409, ran-again",
+        "MVC, redis, orders, 500, ran-again",
+        "MVC, redis, orders, 409, ran-again",
+        "MVC, redis, orders-kept, 409, result-not-stored",
+        "MVC, jdbc, orders, 500, ran-again",
+        "MVC, jdbc, orders-kept, 409, result-not-stored",
+        "WEBFLUX, redis, stock, 500, ran-again",
+        "WEBFLUX, redis, stock-entity, 409, ran-again",
+        "WEBFLUX, redis, orders, 500, ran-again",
+        "WEBFLUX, redis, orders, 409, ran-again",
+        "WEBFLUX, redis, orders-kept, 409, replayed",
+        "WEBFLUX, jdbc, orders, 500, ran-again",
+        "WEBFLUX, jdbc, orders-kept, 409, replayed"
     })
-    void workThatFailsAfterItsClientDisconnectedIsSettledByItsError(Stack stack, String path, int status, String retry)
-            throws Exception {
-        ConfigurableApplicationContext app = apps.get(stack);
+    void workThatFailsAfterItsClientDisconnectedIsSettledByItsError(
+            Stack stack, String store, String path, int status, String retry) throws Exception {
+        ConfigurableApplicationContext app = apps.get(new Deployment(stack, store.equals("jdbc")));
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String id = newId();
@@ -150,9 +169,63 @@ class CallEndTests {
         assertThat(work.executions(id)).isEqualTo(1);
     }
 
+    /**
+     * A {@code TOKEN} submit whose client went away: its token stays used while the work runs on, so the same token
+     * sent again meanwhile does not run the work; work that succeeds keeps the token used, work that fails gives it
+     * back, and then the token runs the work once more. On both stores.
+     */
+    @ParameterizedTest
+    @MethodSource("tokenSubmitEnds")
+    void aTokenSubmitWhoseClientDisconnectsIsSettledByItsWork(Deployment deployment, boolean workFails)
+            throws Exception {
+        ConfigurableApplicationContext app = apps.get(deployment);
+        Work work = app.getBean(Work.class);
+        TestHttp http = new TestHttp(EdgeApplication.port(app));
+        String id = newId();
+        String path = "/edge/notes-parked/" + id;
+        String token = http.token("POST /edge/notes-parked/{id}");
+        try (Disconnecting client = Disconnecting.post(EdgeApplication.port(app), path, "Idempotency-Token", token)) {
+            Await.until(DEADLINE, "the submit started its work", () -> work.isParked(id));
+        }
+        HttpResponse<String> meanwhile = http.post(path, "", "Idempotency-Token", token);
+        assertThat(meanwhile.statusCode()).as(meanwhile.body()).isEqualTo(409);
+        assertThat(meanwhile.body()).contains("token-used");
+        String settled = workFails ? "V" : "U";
+        double executed = EdgeApplication.outcomes(app, "executed");
+        if (workFails) {
+            work.fail(id, new IllegalStateException("the mail server is down"));
+        } else {
+            work.finish(id, "noted");
+        }
+        Await.until(
+                DEADLINE,
+                "the detached work was settled",
+                () -> EdgeApplication.outcomes(app, "executed") > executed
+                        && settled.equals(Deployment.tokenState(
+                                app, deployment.jdbc(), "", "POST /edge/notes-parked/{id}", token)));
+        CompletableFuture<HttpResponse<String>> again =
+                CompletableFuture.supplyAsync(() -> http.post(path, "", "Idempotency-Token", token));
+        if (workFails) {
+            Await.until(DEADLINE, "the given-back token ran the work again", () -> work.executions(id) == 2);
+            work.finish(id, "noted");
+            assertThat(again.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(work.executions(id)).isEqualTo(2);
+        } else {
+            HttpResponse<String> used = again.get(20, TimeUnit.SECONDS);
+            assertThat(used.statusCode()).as(used.body()).isEqualTo(409);
+            assertThat(used.body()).contains("token-used");
+            assertThat(work.executions(id)).isEqualTo(1);
+        }
+    }
+
+    static Stream<Arguments> tokenSubmitEnds() {
+        return Deployment.all().stream()
+                .flatMap(deployment -> Stream.of(Arguments.of(deployment, false), Arguments.of(deployment, true)));
+    }
+
     @Test
     void aLockHolderOnATimedMonoWhoseClientDisconnectsReleasesTheLockWhenItsWorkEnds() throws Exception {
-        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        ConfigurableApplicationContext app = app(Stack.WEBFLUX);
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String sku = newId();
@@ -166,7 +239,7 @@ class CallEndTests {
 
     @Test
     void aStreamCutOffByItsClientReleasesItsLock() throws Exception {
-        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        ConfigurableApplicationContext app = app(Stack.WEBFLUX);
         Work work = app.getBean(Work.class);
         int port = EdgeApplication.port(app);
         String sku = newId();
@@ -180,7 +253,7 @@ class CallEndTests {
 
     @Test
     void aLockWaiterThatGivesUpTakesNoLockAndTheNextCallerGetsItAfterTheHolder() throws Exception {
-        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        ConfigurableApplicationContext app = app(Stack.WEBFLUX);
         Work work = app.getBean(Work.class);
         int port = EdgeApplication.port(app);
         TestHttp http = new TestHttp(port);
@@ -207,9 +280,9 @@ class CallEndTests {
     }
 
     @ParameterizedTest
-    @EnumSource(Stack.class)
-    void anAnswerTooLargeToKeepCompletesItsKeyAndADuplicateDoesNotRunAgain(Stack stack) {
-        ConfigurableApplicationContext app = apps.get(stack);
+    @MethodSource("dev.idempotency.stacks.Deployment#all")
+    void anAnswerTooLargeToKeepCompletesItsKeyAndADuplicateDoesNotRunAgain(Deployment deployment) {
+        ConfigurableApplicationContext app = apps.get(deployment);
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String id = newId();
@@ -226,7 +299,7 @@ class CallEndTests {
     @ParameterizedTest
     @ValueSource(strings = {"application/x-ndjson", "text/event-stream"})
     void aStreamNegotiatedByTheRequestIsRefusedBeforeTheWorkRunsAndTheWholeBodyIsStored(String streaming) {
-        ConfigurableApplicationContext app = apps.get(Stack.WEBFLUX);
+        ConfigurableApplicationContext app = app(Stack.WEBFLUX);
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String id = newId();

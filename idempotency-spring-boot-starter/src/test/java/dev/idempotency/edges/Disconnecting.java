@@ -17,11 +17,20 @@ final class Disconnecting implements AutoCloseable {
 
     /** Sends {@code POST path} with an {@code Idempotency-Key} (unless {@code null}) and an empty JSON body. */
     static Disconnecting post(int port, String path, String key) {
+        return key == null ? send(port, path, "") : post(port, path, "Idempotency-Key", key);
+    }
+
+    /** Sends {@code POST path} with the header {@code name: value} and an empty JSON body. */
+    static Disconnecting post(int port, String path, String name, String value) {
+        return send(port, path, name + ": " + value + "\r\n");
+    }
+
+    private static Disconnecting send(int port, String path, String headers) {
         try {
             Socket socket = new Socket("127.0.0.1", port);
             String request = "POST " + path + " HTTP/1.1\r\n"
                     + "Host: 127.0.0.1:" + port + "\r\n"
-                    + (key == null ? "" : "Idempotency-Key: " + key + "\r\n")
+                    + headers
                     + "Content-Type: application/json\r\n"
                     + "Content-Length: 2\r\n"
                     + "\r\n{}";

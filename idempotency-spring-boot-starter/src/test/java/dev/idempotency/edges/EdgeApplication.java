@@ -17,14 +17,18 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
-/** Handlers whose work the test ends, on either stack, with the settings a test gives. */
+/**
+ * Handlers whose work the test ends, on either stack, with the settings a test gives ({@code idempotency.store=jdbc}:
+ * the records and tokens in the test JVM's PostgreSQL).
+ */
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @Import({
     EdgeApplication.Servlet.class,
     EdgeApplication.Reactive.class,
     ContractApplication.Servlet.class,
-    ContractApplication.ReactiveInfrastructure.class
+    ContractApplication.ReactiveInfrastructure.class,
+    ContractApplication.JdbcRecords.class
 })
 public class EdgeApplication {
 

@@ -88,6 +88,13 @@ public class ReactiveEdges {
         });
     }
 
+    /** {@code TOKEN} on work that the test ends, as {@link ServletEdges#parkedNote}. */
+    @PostMapping("/edge/notes-parked/{id}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public Mono<String> parkedNote(@PathVariable String id) {
+        return Mono.defer(() -> Mono.fromFuture(work.start(id)));
+    }
+
     /** {@code TOKEN} on its route, as {@link ServletEdges#note}. */
     @PostMapping("/edge/notes/{id}")
     @Idempotent(strategy = Strategy.TOKEN)

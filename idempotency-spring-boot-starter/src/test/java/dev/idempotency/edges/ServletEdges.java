@@ -69,6 +69,13 @@ public class ServletEdges {
         return "noted";
     }
 
+    /** {@code TOKEN} on work that the test ends. */
+    @PostMapping("/edge/notes-parked/{id}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public CompletableFuture<String> parkedNote(@PathVariable String id) {
+        return work.start(id);
+    }
+
     /** Two {@code TOKEN} handlers of one named group: a token issued for {@code forms} is good on either, once. */
     @PostMapping("/edge/forms/one/{id}")
     @Idempotent(strategy = Strategy.TOKEN, operation = "forms")

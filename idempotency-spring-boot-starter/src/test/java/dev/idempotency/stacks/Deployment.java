@@ -58,12 +58,18 @@ public record Deployment(Stack stack, boolean jdbc) {
      * fails when the other store holds it.
      */
     public String tokenState(String scope, String operation, String token) {
-        String key = bean(RedisKeys.class).token(scope, operation, token);
-        String inRedis = bean(StringRedisTemplate.class).opsForValue().get(key);
+        return tokenState(app(), jdbc, scope, operation, token);
+    }
+
+    /** {@link #tokenState(String, String, String)} in {@code app}, whose tokens are in PostgreSQL when {@code jdbc}. */
+    public static String tokenState(
+            ConfigurableApplicationContext app, boolean jdbc, String scope, String operation, String token) {
+        String key = app.getBean(RedisKeys.class).token(scope, operation, token);
+        String inRedis = app.getBean(StringRedisTemplate.class).opsForValue().get(key);
         List<String> inTable = new JdbcTemplate(ContractApplication.JdbcRecords.postgres())
                 .queryForList("SELECT state FROM idempotency_request WHERE record_key = ?", String.class, key);
         if (jdbc ? inRedis != null : !inTable.isEmpty()) {
-            throw new AssertionError("The token of " + this + " is in the wrong store");
+            throw new AssertionError("The token is in " + (jdbc ? "Redis" : "PostgreSQL") + ", the wrong store");
         }
         String state = jdbc ? (inTable.isEmpty() ? null : inTable.get(0)) : inRedis;
         return state == null ? "absent" : state.substring(0, 1);
