@@ -1,5 +1,6 @@
 -- REQUEST_ID records and one-time tokens of the idempotency starter (idempotency.store: jdbc), PostgreSQL (tested on 14).
--- Run it with spring.sql.init (spring.sql.init.schema-locations=classpath:dev/idempotency/jdbc/schema-postgresql.sql)
+-- Run it with spring.sql.init (spring.sql.init.mode=always and
+-- spring.sql.init.schema-locations=classpath:dev/idempotency/jdbc/schema-postgresql.sql)
 -- or copy it into a Flyway / Liquibase migration. Safe to run again.
 --   state: P in progress (owner holds it until expires_at); D its work's transaction committed, the answer on its way
 --          (owner presumed alive until lease_until); C completed with its answer; N completed without it

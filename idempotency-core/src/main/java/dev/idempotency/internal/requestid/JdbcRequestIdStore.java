@@ -214,7 +214,8 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
             throw new IllegalStateException(
                     "The JDBC record store cannot read its table (" + why.getMessage() + "). Create it with "
                             + JdbcStore.POSTGRESQL_SCHEMA
-                            + " (spring.sql.init.schema-locations, or copy it into a Flyway migration)",
+                            + " (spring.sql.init.mode=always and spring.sql.init.schema-locations, or copy it into a Flyway"
+                            + " migration)",
                     ex);
         }
     }
