@@ -61,12 +61,21 @@ public class ContractApplication {
             return postgres();
         }
 
-        /** The PostgreSQL of the test JVM, with the records' table. */
+        /** The PostgreSQL of the test JVM, with the records' table (made once: tests poll the table through this). */
         public static DataSource postgres() {
-            DataSource dataSource = Postgres.dataSource();
-            new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                    .execute(dataSource);
-            return dataSource;
+            return WithSchema.DATA_SOURCE;
+        }
+
+        private static final class WithSchema {
+
+            static final DataSource DATA_SOURCE = create();
+
+            private static DataSource create() {
+                DataSource dataSource = Postgres.dataSource();
+                new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
+                        .execute(dataSource);
+                return dataSource;
+            }
         }
     }
 
