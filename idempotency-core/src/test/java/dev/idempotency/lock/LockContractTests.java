@@ -6,13 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
+import dev.idempotency.Strategy;
+import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lock.RedisLeaseLockManager;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ContextHolder;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.spi.StoreListener;
 import dev.idempotency.support.RedisContract;
+import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
@@ -234,6 +238,37 @@ class LockContractTests extends RedisContract {
         outer.succeed(null).get(10, TimeUnit.SECONDS);
         assertThat(exists(keys.lock(sku))).isFalse();
         assertThat(outer.context().isLeaseHeld()).isFalse();
+    }
+
+    /**
+     * A detached holder's work runs past {@code detached-renewal}: its lock is no longer renewed, and once its lease
+     * is over it is reported lost (the work can tell, the listener counts it) while a second holder may take it.
+     */
+    @Test
+    void aDetachedLockPastItsRenewalBoundIsReportedLostAndFreeForTheNextHolder() throws Exception {
+        AtomicInteger lost = new AtomicInteger();
+        LeaseRenewer counting = new LeaseRenewer(scheduling, new StoreListener() {
+            @Override
+            public void onLeaseLost(Strategy strategy) {
+                lost.incrementAndGet();
+            }
+        });
+        try (RedisLeaseLockManager counted = new RedisLeaseLockManager(redis, keys, counting, scheduling)) {
+            String sku = newResource();
+            Duration lease = Duration.ofMillis(600);
+            ProtectedCall call = new ProtectedCall("", "", sku, null, lease, lease, Duration.ZERO);
+            Permit holder = ((Admission.Proceed) counted.admitAsync(call).get(10, TimeUnit.SECONDS)).permit();
+            holder.detach(Duration.ofMillis(100));
+            Await.until(Duration.ofSeconds(20), "the lease was reported lost", () -> lost.get() == 1);
+            assertThat(holder.context().isLeaseHeld()).isFalse();
+            Admission next = counted.admitAsync(call).get(10, TimeUnit.SECONDS);
+            assertThat(next).as("the lock expired with its lease").isInstanceOf(Admission.Proceed.class);
+            ((Admission.Proceed) next).permit().succeed(null).get(10, TimeUnit.SECONDS);
+            holder.succeed(null).get(10, TimeUnit.SECONDS);
+            assertThat(lost.get()).isEqualTo(1);
+        } finally {
+            counting.close();
+        }
     }
 
     @Test

@@ -29,6 +29,7 @@ public final class Lease implements IdempotencyContext {
     private volatile long renewUntil = Long.MAX_VALUE;
     private volatile boolean ended;
     private volatile boolean renewalFailed;
+    private final AtomicBoolean stopped = new AtomicBoolean();
 
     Lease(
             Strategy strategy,
@@ -100,17 +101,25 @@ public final class Lease implements IdempotencyContext {
         return leaseNanos / 3;
     }
 
-    /** Called by the renewer's sweep: detects a lost lease, else sends a renewal once one is due. */
+    /**
+     * Called by the renewer's sweep: detects a lost lease, else sends a renewal once one is due. Past the
+     * detached-renewal bound no renewal is sent, and the lease is reported lost once its last confirmation is a lease
+     * old: from then on a duplicate may run, and the work must be able to tell ({@link #isLeaseHeld()}).
+     */
     void check(long now, LeaseRenewer renewer) {
-        if (renewUntil != Long.MAX_VALUE && now - renewUntil > 0) {
-            renewer.stopRenewing(this);
-            return;
-        }
+        boolean pastBound = renewUntil != Long.MAX_VALUE && now - renewUntil > 0;
         if (now - confirmedAt > leaseNanos) {
             renewer.lost(
                     this,
-                    "no renewal confirmed for "
-                            + Duration.ofNanos(now - confirmedAt).toMillis() + " ms");
+                    pastBound
+                            ? "its caller went away and the work ran past the detached-renewal bound, so it was no"
+                                    + " longer renewed"
+                            : "no renewal confirmed for "
+                                    + Duration.ofNanos(now - confirmedAt).toMillis() + " ms");
+            return;
+        }
+        if (pastBound) {
+            renewer.stoppedRenewing(this);
             return;
         }
         if (now - nextRenewalAt >= 0 && renewing.compareAndSet(false, true)) {
@@ -136,6 +145,11 @@ public final class Lease implements IdempotencyContext {
         } finally {
             renewing.set(false);
         }
+    }
+
+    /** Stops the renewals for good; {@code true} only for the first call, which reports it. */
+    boolean stopRenewing() {
+        return stopped.compareAndSet(false, true);
     }
 
     /** Marks the lease lost; {@code true} only for the first call, which reports it. */

@@ -76,13 +76,18 @@ public final class LeaseRenewer implements AutoCloseable {
         leases.remove(lease);
     }
 
-    void stopRenewing(Lease lease) {
-        leases.remove(lease);
-        log.warn(
-                "{} lease on {}: its caller went away and the work ran past the detached-renewal bound; no longer"
-                        + " renewed, it expires with its lease",
-                lease.strategy(),
-                lease.key());
+    /**
+     * The lease's work ran past its detached-renewal bound: no longer renewed, it stays in the sweep until its last
+     * confirmation is a lease old, and is then reported {@link #lost lost}. Logged once.
+     */
+    void stoppedRenewing(Lease lease) {
+        if (lease.stopRenewing()) {
+            log.warn(
+                    "{} lease on {}: its caller went away and the work ran past the detached-renewal bound; no longer"
+                            + " renewed, it expires with its lease and is then reported lost",
+                    lease.strategy(),
+                    lease.key());
+        }
     }
 
     void lost(Lease lease, String why) {
