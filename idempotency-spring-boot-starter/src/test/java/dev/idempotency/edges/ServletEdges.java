@@ -61,6 +61,44 @@ public class ServletEdges {
         return "x".repeat(4096);
     }
 
+    /** The work runs; its answer cannot be serialized. */
+    @PostMapping("/edge/unwritable/{id}")
+    @Idempotent
+    public Unwritable unwritable(@PathVariable String id) {
+        work.ran(id);
+        return new Unwritable();
+    }
+
+    @PostMapping("/edge/unwritable-note/{id}")
+    @Idempotent(strategy = Strategy.TOKEN)
+    public Unwritable unwritableNote(@PathVariable String id) {
+        work.ran(id);
+        return new Unwritable();
+    }
+
+    @PostMapping("/edge/unwritable-stock/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public Unwritable unwritableStock(@PathVariable String sku) {
+        work.ran(sku);
+        return new Unwritable();
+    }
+
+    /** Answers JSON: a client that accepts only something else learns it once the work ran (406). */
+    @PostMapping("/edge/quote-only/{id}")
+    @Idempotent
+    public Quotes.Quote quoteOnly(@PathVariable String id) {
+        work.ran(id);
+        return new Quotes.Quote(id, 1);
+    }
+
+    /** An export far past {@code max-response-size} (1 KB here): written through as it is made, not kept. */
+    @PostMapping("/edge/export/{id}")
+    @Idempotent
+    public byte[] export(@PathVariable String id) {
+        work.ran(id);
+        return new byte[32 * 1024 * 1024];
+    }
+
     /** {@code TOKEN} on its route: tokens are issued for {@code POST /edge/notes}. */
     @PostMapping("/edge/notes/{id}")
     @Idempotent(strategy = Strategy.TOKEN)

@@ -58,6 +58,32 @@ public final class HeldCall {
      * @param response the response as sent; with a failure that no exception handler answered, {@code null}
      */
     public CompletableFuture<Void> settle(@Nullable Throwable failure, @Nullable SentResponse response) {
+        return settle(failure, response, null);
+    }
+
+    /**
+     * Settles the call as {@link #settle(Throwable, SentResponse)} does, unless its work returned and only writing the
+     * answer failed ({@code deliveryFailure}: it could not be serialized, the client accepts none of its
+     * representations, or the client left in the middle of it). Writing the answer is not the work: the work ran, so
+     * its key completes without a result (duplicates get {@code 409 result-not-stored}, never a second run), a token
+     * stays used and a lock is released.
+     *
+     * @param failure what the work threw, or {@code null} when it returned
+     * @param deliveryFailure what went wrong writing the answer after the work returned, or {@code null}
+     */
+    public CompletableFuture<Void> settle(
+            @Nullable Throwable failure, @Nullable SentResponse response, @Nullable Throwable deliveryFailure) {
+        if (failure == null && deliveryFailure != null) {
+            if (spec.strategy() != Strategy.REQUEST_ID) {
+                return permit.succeed(null);
+            }
+            log.warn(
+                    "The answer of {} could not be written after its work ran ({}); duplicates get 409"
+                            + " result-not-stored",
+                    spec.name(),
+                    deliveryFailure.toString());
+            return permit.succeedWithoutResult();
+        }
         if (spec.strategy() != Strategy.REQUEST_ID) {
             return failure != null ? permit.fail() : permit.succeed(null);
         }

@@ -93,6 +93,7 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
         try {
             chain.doFilter(request, capture);
         } catch (IOException | ServletException | RuntimeException | Error ex) {
+            capture.giveBack(); // what the failed error page held goes back to idempotency.max-held-bytes
             exchange.settleByErrorPage(null);
             throw ex;
         }

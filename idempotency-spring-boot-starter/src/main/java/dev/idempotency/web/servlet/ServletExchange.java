@@ -32,6 +32,8 @@ final class ServletExchange implements AsyncListener {
     private final AtomicBoolean settled = new AtomicBoolean();
     private volatile @Nullable HeldCall held;
     private volatile @Nullable Throwable failure;
+    private volatile boolean workReturned;
+    private volatile @Nullable Throwable deliveryFailure;
     private boolean detached; // guarded by this
     private volatile boolean awaitsErrorPage;
     private long maxBytes = -1;
@@ -64,11 +66,24 @@ final class ServletExchange implements AsyncListener {
         held = call;
     }
 
-    /** The handler (or async processing) failed; the first failure counts. */
+    /**
+     * Something failed: the work itself, or, once the work returned ({@link #workReturned}), writing its answer
+     * (serialization, a representation the client does not accept, a client gone mid-transfer). The first of each
+     * counts.
+     */
     void failed(Throwable cause) {
-        if (failure == null) {
+        if (workReturned) {
+            if (deliveryFailure == null) {
+                deliveryFailure = cause;
+            }
+        } else if (failure == null) {
             failure = cause;
         }
+    }
+
+    /** The work returned a value: what fails from now on is the delivery of its answer, not the work. */
+    void workReturned() {
+        workReturned = true;
     }
 
     /**
@@ -91,7 +106,7 @@ final class ServletExchange implements AsyncListener {
             return;
         }
         try {
-            Futures.join(current.settle(cause, answered ? new Sent(response) : null));
+            Futures.join(current.settle(cause, answered ? new Sent(response) : null, deliveryFailure));
         } finally {
             current.end(cause);
             response.release(); // stored (or released) first: only now does the client get the response
@@ -133,6 +148,9 @@ final class ServletExchange implements AsyncListener {
             return;
         }
         workEnd = new WorkEnd(response, failure);
+        if (failure == null) {
+            workReturned = true; // an error rendering its value in the async dispatch is the delivery's
+        }
         if (detached) {
             settleLate(current, workEnd);
         }
@@ -180,7 +198,7 @@ final class ServletExchange implements AsyncListener {
         }
         Throwable cause = failure;
         try {
-            Futures.join(current.settle(cause, new Sent(capture != null ? capture : response)));
+            Futures.join(current.settle(cause, new Sent(capture != null ? capture : response), deliveryFailure));
         } finally {
             current.end(cause);
             if (capture != null) {

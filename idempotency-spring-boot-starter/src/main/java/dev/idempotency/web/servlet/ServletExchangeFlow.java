@@ -127,6 +127,9 @@ final class ServletExchangeFlow {
                 return value;
             };
         }
+        if (!AsyncReturnTypes.isAsync(returned)) {
+            exchange.workReturned();
+        }
         return returned;
     }
 
