@@ -2,14 +2,21 @@ package dev.idempotency.edges;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.context.request.async.WebAsyncTask;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+import reactor.core.publisher.Mono;
 
 /** Spring MVC handlers whose work the test ends. */
 @RestController
@@ -97,6 +104,56 @@ public class ServletEdges {
     public byte[] export(@PathVariable String id) {
         work.ran(id);
         return new byte[32 * 1024 * 1024];
+    }
+
+    /** A {@code Callable} that blocks until the test ends its work: Spring MVC's timeout would interrupt it. */
+    @PostMapping("/edge/callable/{id}")
+    @Idempotent
+    public Callable<String> callable(@PathVariable String id) {
+        CompletableFuture<String> parked = work.start(id);
+        return parked::get;
+    }
+
+    @PostMapping("/edge/web-async-task/{id}")
+    @Idempotent
+    public WebAsyncTask<String> webAsyncTask(@PathVariable String id) {
+        CompletableFuture<String> parked = work.start(id);
+        return new WebAsyncTask<>(parked::get);
+    }
+
+    @PostMapping("/edge/deferred/{id}")
+    @Idempotent
+    public DeferredResult<String> deferred(@PathVariable String id) {
+        DeferredResult<String> result = new DeferredResult<>();
+        work.start(id).whenComplete((value, failure) -> {
+            if (failure == null) {
+                result.setResult(value);
+            } else {
+                result.setErrorResult(failure);
+            }
+        });
+        return result;
+    }
+
+    /** A {@code Mono} on Spring MVC: Spring's timeout would cancel its subscription. */
+    @PostMapping("/edge/mono/{id}")
+    @Idempotent
+    public Mono<String> mono(@PathVariable String id) {
+        return Mono.fromFuture(() -> work.start(id));
+    }
+
+    /** A stream under a lock, written once the test ends its work. */
+    @PostMapping("/edge/export-stream/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public StreamingResponseBody exportStream(@PathVariable String sku) {
+        CompletableFuture<String> parked = work.start(sku);
+        return out -> {
+            try {
+                out.write(parked.get().getBytes(StandardCharsets.UTF_8));
+            } catch (InterruptedException | ExecutionException ex) {
+                throw new IllegalStateException("the export was interrupted", ex);
+            }
+        };
     }
 
     /** {@code TOKEN} on its route: tokens are issued for {@code POST /edge/notes}. */

@@ -28,6 +28,7 @@ import java.util.function.Function;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -136,7 +137,8 @@ final class WebCallFixture implements AutoCloseable {
                         new DefaultListableBeanFactory().getBeanProvider(RequestMappingHandlerMapping.class)),
                 jsonMapper,
                 requestIdSettings.getMaxResponseSize().toBytes(),
-                new ReplayedHeaders(requestIdSettings.getReplayedHeaders()));
+                new ReplayedHeaders(requestIdSettings.getReplayedHeaders()),
+                new MvcAsyncExecution(new SimpleAsyncTaskExecutor()));
         interceptor = new IdempotencyInterceptor(registry, List.of(new ServletFlowSelector(flow)), protection);
         filter = new IdempotencyResponseFilter(
                 new ReplayedHeaders(requestIdSettings.getReplayedHeaders()), jsonMapper, new HeldBytes(Long.MAX_VALUE));

@@ -14,6 +14,7 @@ import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.web.IdempotencyProblemHandler;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletRequestListener;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -23,6 +24,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.core.task.AsyncTaskExecutor;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,6 +39,9 @@ import tools.jackson.databind.json.JsonMapper;
 @ConditionalOnClass(DispatcherServlet.class)
 @ConditionalOnBean(IdempotencyAutoConfiguration.class)
 public final class IdempotencyWebMvcAutoConfiguration {
+
+    /** The bean Spring Boot gives Spring MVC's async support, when present. */
+    private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
 
     /**
      * The innermost filter: filters that transform responses (compression, envelopes) then run around it both when a
@@ -72,16 +78,25 @@ public final class IdempotencyWebMvcAutoConfiguration {
         return new ExceptionRecorder();
     }
 
+    /**
+     * Protected {@code Callable}s and streaming bodies run on the executor Spring Boot gives Spring MVC's async support
+     * (the {@code applicationTaskExecutor}), wrapped so that Spring MVC's timeout cannot cancel them.
+     */
     @Bean
     FlowSelector idempotencyServletFlowSelector(
             ObjectProvider<RequestMappingHandlerMapping> mappings,
             ObjectProvider<JsonMapper> jsonMapper,
-            IdempotencyProperties properties) {
+            IdempotencyProperties properties,
+            BeanFactory beanFactory) {
+        AsyncTaskExecutor executor = beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+                ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, AsyncTaskExecutor.class)
+                : new SimpleAsyncTaskExecutor("idempotency-mvc-async-");
         return new ServletFlowSelector(new ServletExchangeFlow(
                 new RouteOperations(mappings),
                 jsonMapper.getIfAvailable(JsonMapper::new),
                 properties.getRequestId().getMaxResponseSize().toBytes(),
-                new ReplayedHeaders(properties.getRequestId().getReplayedHeaders())));
+                new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
+                new MvcAsyncExecution(executor)));
     }
 
     @Bean

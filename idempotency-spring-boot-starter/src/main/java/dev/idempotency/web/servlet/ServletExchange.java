@@ -33,6 +33,7 @@ final class ServletExchange implements AsyncListener {
     private volatile @Nullable HeldCall held;
     private volatile @Nullable Throwable failure;
     private volatile boolean workReturned;
+    private volatile boolean observed;
     private volatile @Nullable Throwable deliveryFailure;
     private boolean detached; // guarded by this
     private volatile boolean awaitsErrorPage;
@@ -81,6 +82,11 @@ final class ServletExchange implements AsyncListener {
         }
     }
 
+    /** The work goes on after the handler returned, and its end will be told ({@link #workEnded}), a stream's too. */
+    void workObserved() {
+        observed = true;
+    }
+
     /** The work returned a value: what fails from now on is the delivery of its answer, not the work. */
     void workReturned() {
         workReturned = true;
@@ -119,8 +125,8 @@ final class ServletExchange implements AsyncListener {
      */
     synchronized boolean detachFromCaller() {
         HeldCall current = held;
-        if (current == null || settled.get() || streaming) {
-            return false; // a stream is its own work: cut off, it ends there, and its completion settles it
+        if (current == null || settled.get() || (streaming && !observed)) {
+            return false; // an emitter is the application's work: cut off, it ends there, and its completion settles it
         }
         if (!detached) {
             detached = true;

@@ -10,7 +10,6 @@ import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
-import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,9 +17,6 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.context.request.async.WebAsyncUtils;
@@ -41,13 +37,19 @@ final class ServletExchangeFlow {
     private final JsonMapper jsonMapper;
     private final long maxResponseSize;
     private final ReplayedHeaders replayedHeaders;
+    private final MvcAsyncExecution execution;
 
     ServletExchangeFlow(
-            RouteOperations routes, JsonMapper jsonMapper, long maxResponseSize, ReplayedHeaders replayedHeaders) {
+            RouteOperations routes,
+            JsonMapper jsonMapper,
+            long maxResponseSize,
+            ReplayedHeaders replayedHeaders,
+            MvcAsyncExecution execution) {
         this.routes = routes;
         this.jsonMapper = jsonMapper;
         this.maxResponseSize = maxResponseSize;
         this.replayedHeaders = replayedHeaders;
+        this.execution = execution;
     }
 
     /** Runs the handler call of {@code request}, whose exchange the response filter opened. */
@@ -83,7 +85,7 @@ final class ServletExchangeFlow {
                 new HeldCall(permit, spec, observation, call.protection().detachedRenewal()),
                 holdBack ? maxResponseSize : -1);
         try {
-            return watchTheWork(permit.callWithin(call::proceed), spec, exchange);
+            return watchTheWork(permit.callWithin(call::proceed), spec, permit, request, exchange);
         } catch (Throwable failure) {
             exchange.failed(failure);
             throw failure;
@@ -93,44 +95,29 @@ final class ServletExchangeFlow {
     }
 
     /**
-     * Lets the exchange learn when asynchronous work ends by itself, so that work which outlives its request (the
-     * server's async timeout, a client gone) still settles its call: a {@code CompletionStage} is watched (and Spring
-     * MVC given a copy of it), a {@code Callable} wrapped.
+     * Lets the exchange learn when the work ends by itself: at once for an answer, later for asynchronous work (see
+     * {@link MvcAsyncExecution}), so that work which outlives its request (the server's async timeout, a client gone)
+     * still settles its call, and an error writing the answer afterwards is told apart from the work's own.
      */
-    private @Nullable Object watchTheWork(@Nullable Object returned, OperationSpec spec, ServletExchange exchange) {
-        if (returned instanceof CompletionStage<?> stage) {
-            // Spring MVC gets a copy: its async timeout cancels the future it was given, and the work's end is
-            // what must settle the call.
-            CompletableFuture<@Nullable Object> forSpring = new CompletableFuture<>();
-            stage.whenComplete((value, failure) -> {
-                exchange.workEnded(
-                        () -> LateResponse.of(value, spec.method(), jsonMapper, replayedHeaders),
-                        failure == null ? null : Futures.unwrap(failure));
-                if (failure == null) {
-                    forSpring.complete(value);
-                } else {
-                    forSpring.completeExceptionally(Futures.unwrap(failure));
-                }
-            });
-            return forSpring;
-        } else if (returned instanceof Callable<?> callable) {
-            return (Callable<@Nullable Object>) () -> {
-                Object value;
-                try {
-                    value = callable.call();
-                } catch (Throwable failure) {
-                    exchange.workEnded(
-                            () -> LateResponse.of(null, spec.method(), jsonMapper, replayedHeaders), failure);
-                    throw failure;
-                }
-                exchange.workEnded(() -> LateResponse.of(value, spec.method(), jsonMapper, replayedHeaders), null);
-                return value;
-            };
+    private @Nullable Object watchTheWork(
+            @Nullable Object returned,
+            OperationSpec spec,
+            Permit permit,
+            HttpServletRequest request,
+            ServletExchange exchange) {
+        if (!MvcAsyncExecution.isAsync(returned)) {
+            if (!StreamingReturnTypes.isEmitter(returned)) {
+                exchange.workReturned(); // an emitter's work is the application's, whose end nobody sees
+            }
+            return returned;
         }
-        if (!AsyncReturnTypes.isAsync(returned)) {
-            exchange.workReturned();
-        }
-        return returned;
+        exchange.workObserved();
+        return execution.adopt(
+                returned,
+                WebAsyncUtils.getAsyncManager(request),
+                permit.context(),
+                (value, failure) -> exchange.workEnded(
+                        () -> LateResponse.of(value, spec.method(), jsonMapper, replayedHeaders), failure));
     }
 
     private static void replay(HttpServletResponse response, @Nullable StoredResponse stored) throws IOException {

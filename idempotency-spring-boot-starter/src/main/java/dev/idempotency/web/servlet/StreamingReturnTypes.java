@@ -4,9 +4,12 @@ import dev.idempotency.Strategy;
 import dev.idempotency.internal.operation.OperationCheck;
 import java.lang.reflect.Method;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.ResolvableType;
 import org.springframework.http.HttpEntity;
+import org.springframework.http.ResponseEntity;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 
 /**
  * Refuses {@code REQUEST_ID} on handlers whose response is a stream: it cannot be replayed as sent. {@code LOCK} and
@@ -40,6 +43,12 @@ final class StreamingReturnTypes implements OperationCheck {
             }
         }
         return false;
+    }
+
+    /** Whether {@code returned} is an emitter the application writes to (SSE among them), maybe in a response entity. */
+    static boolean isEmitter(@Nullable Object returned) {
+        Object body = returned instanceof ResponseEntity<?> entity ? entity.getBody() : returned;
+        return body instanceof ResponseBodyEmitter;
     }
 
     /** The type of the body {@code method} returns, looking into {@code ResponseEntity}. */

@@ -1,0 +1,87 @@
+package dev.idempotency.edges;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.stacks.Stack;
+import dev.idempotency.testsupport.Await;
+import dev.idempotency.testsupport.TestHttp;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Spring MVC's async timeout answers the caller, but never cancels or interrupts protected work, whatever the handler
+ * returns: the work runs to its end and settles as if the caller had stayed, so a retry meets it (409) and then gets
+ * its replay, and a lock stays held until the work ends. Executions are counted on the server.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AsyncTimeoutTests {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    private ConfigurableApplicationContext app;
+    private TestHttp http;
+    private Work work;
+
+    @BeforeAll
+    void start() {
+        app = EdgeApplication.start(Stack.MVC, "spring.mvc.async.request-timeout=1s");
+        http = new TestHttp(EdgeApplication.port(app));
+        work = app.getBean(Work.class);
+    }
+
+    @AfterAll
+    void stop() {
+        app.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"orders", "callable", "web-async-task", "deferred", "mono"})
+    void theTimeoutAnswersRetryableAndTheWorkRunsOnToItsReplay(String handler) {
+        String id = UUID.randomUUID().toString();
+        String key = UUID.randomUUID().toString();
+        String path = "/edge/" + handler + "/" + id;
+        HttpResponse<String> timedOut = http.post(path, "{}", "Idempotency-Key", key);
+        assertThat(timedOut.statusCode()).as(timedOut.body()).isEqualTo(409);
+        assertThat(timedOut.body()).contains("request-in-progress");
+        HttpResponse<String> duringTheWork = http.post(path, "{}", "Idempotency-Key", key);
+        assertThat(duringTheWork.statusCode()).as(duringTheWork.body()).isEqualTo(409);
+        assertThat(duringTheWork.body()).contains("request-in-progress");
+        work.finish(id, "order " + id);
+        HttpResponse<String>[] replay = new HttpResponse[1];
+        Await.until(DEADLINE, "the work's own end settled the call", () -> {
+            replay[0] = http.post(path, "{}", "Idempotency-Key", key);
+            return replay[0].statusCode() != 409;
+        });
+        assertThat(replay[0].statusCode()).as(replay[0].body()).isEqualTo(200);
+        assertThat(replay[0].body()).isEqualTo("order " + id);
+        assertThat(replay[0].headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(work.executions(id)).isEqualTo(1);
+    }
+
+    @Test
+    void aStreamingLockOutlivesTheTimeoutAndIsReleasedWhenItsWorkEnds() throws Exception {
+        String sku = UUID.randomUUID().toString();
+        String path = "/edge/export-stream/" + sku;
+        HttpResponse<String> timedOut = http.post(path, "{}");
+        assertThat(timedOut.statusCode()).as(timedOut.body()).isEqualTo(409);
+        HttpResponse<String> meanwhile = http.post(path, "{}");
+        assertThat(meanwhile.statusCode()).as(meanwhile.body()).isEqualTo(409);
+        assertThat(meanwhile.body()).contains("lock-busy");
+        work.finish(sku, "exported");
+        CompletableFuture<HttpResponse<String>> next = CompletableFuture.supplyAsync(() -> http.post(path, "{}"));
+        Await.until(DEADLINE, "the next caller got the lock", () -> work.executions(sku) == 2);
+        work.finish(sku, "exported again");
+        assertThat(next.get(20, TimeUnit.SECONDS).body()).isEqualTo("exported again");
+        assertThat(work.mostAtOnce()).isEqualTo(1);
+    }
+}
