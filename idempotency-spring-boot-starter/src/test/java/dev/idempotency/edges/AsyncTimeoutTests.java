@@ -69,6 +69,45 @@ class AsyncTimeoutTests {
     }
 
     @Test
+    void aLateAnswerIsRenderedAsAnAttachedOneWouldBeThroughItsJsonView() {
+        String id = UUID.randomUUID().toString();
+        String key = UUID.randomUUID().toString();
+        String path = "/edge/receipt/" + id;
+        assertThat(http.post(path, "{}", "Idempotency-Key", key).statusCode()).isEqualTo(409);
+        work.finish(id, "paid");
+        HttpResponse<String> replay = afterTheWork(path, key);
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
+        assertThat(replay.body()).isEqualTo("{\"id\":\"" + id + "\"}");
+        assertThat(replay.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+        assertThat(work.executions(id)).isEqualTo(1);
+    }
+
+    @Test
+    void aLateFailureIsRenderedByTheApplicationsExceptionHandlerAndKeptAsReleaseOnSays() {
+        String id = UUID.randomUUID().toString();
+        String key = UUID.randomUUID().toString();
+        String path = "/edge/orders-kept/" + id;
+        assertThat(http.post(path, "{}", "Idempotency-Key", key).statusCode()).isEqualTo(409);
+        work.fail(id, new OutOfStock("out of stock: " + id));
+        HttpResponse<String> replay = afterTheWork(path, key);
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(409);
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        assertThat(replay.body()).contains("out of stock: " + id);
+        assertThat(work.executions(id)).isEqualTo(1);
+    }
+
+    /** The answer to a duplicate once the first call is settled (meanwhile it gets 409 request-in-progress). */
+    private HttpResponse<String> afterTheWork(String path, String key) {
+        HttpResponse<String>[] last = new HttpResponse[1];
+        Await.until(DEADLINE, "the work's own end settled the call", () -> {
+            last[0] = http.post(path, "{}", "Idempotency-Key", key);
+            return !(last[0].statusCode() == 409 && last[0].body().contains("request-in-progress"));
+        });
+        return last[0];
+    }
+
+    @Test
     void aStreamingLockOutlivesTheTimeoutAndIsReleasedWhenItsWorkEnds() throws Exception {
         String sku = UUID.randomUUID().toString();
         String path = "/edge/export-stream/" + sku;

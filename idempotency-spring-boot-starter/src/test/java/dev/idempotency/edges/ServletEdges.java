@@ -1,5 +1,6 @@
 package dev.idempotency.edges;
 
+import com.fasterxml.jackson.annotation.JsonView;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +8,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -154,6 +158,20 @@ public class ServletEdges {
                 throw new IllegalStateException("the export was interrupted", ex);
             }
         };
+    }
+
+    /** Answers through a view: a late answer must be rendered through it too. */
+    @PostMapping("/edge/receipt/{id}")
+    @Idempotent
+    @JsonView(Receipt.Summary.class)
+    public CompletableFuture<Receipt> receipt(@PathVariable String id) {
+        return work.start(id).thenApply(value -> new Receipt(id, "secret " + value));
+    }
+
+    @ExceptionHandler(OutOfStock.class)
+    public ResponseEntity<ProblemDetail> outOfStock(OutOfStock ex) {
+        return ResponseEntity.status(HttpStatus.CONFLICT)
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage()));
     }
 
     /** {@code TOKEN} on its route: tokens are issued for {@code POST /edge/notes}. */

@@ -38,6 +38,7 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -137,11 +138,19 @@ final class WebCallFixture implements AutoCloseable {
                         new DefaultListableBeanFactory().getBeanProvider(RequestMappingHandlerMapping.class)),
                 jsonMapper,
                 requestIdSettings.getMaxResponseSize().toBytes(),
-                new ReplayedHeaders(requestIdSettings.getReplayedHeaders()),
                 new MvcAsyncExecution(new SimpleAsyncTaskExecutor()));
         interceptor = new IdempotencyInterceptor(registry, List.of(new ServletFlowSelector(flow)), protection);
+        ReplayedHeaders replayedHeaders = new ReplayedHeaders(requestIdSettings.getReplayedHeaders());
+        DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
         filter = new IdempotencyResponseFilter(
-                new ReplayedHeaders(requestIdSettings.getReplayedHeaders()), jsonMapper, new HeldBytes(Long.MAX_VALUE));
+                replayedHeaders,
+                jsonMapper,
+                new HeldBytes(Long.MAX_VALUE),
+                new LateRender(
+                        beans.getBeanProvider(RequestMappingHandlerAdapter.class),
+                        beans,
+                        replayedHeaders,
+                        requestIdSettings.getMaxResponseSize().toBytes()));
         registry.register(Handler.class);
 
         requestId = new Endpoint("/request-id", handler::requestId);

@@ -23,11 +23,14 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
     private final ReplayedHeaders replayedHeaders;
     private final JsonMapper jsonMapper;
     private final HeldBytes budget;
+    private final LateRender lateRender;
 
-    IdempotencyResponseFilter(ReplayedHeaders replayedHeaders, JsonMapper jsonMapper, HeldBytes budget) {
+    IdempotencyResponseFilter(
+            ReplayedHeaders replayedHeaders, JsonMapper jsonMapper, HeldBytes budget, LateRender lateRender) {
         this.replayedHeaders = replayedHeaders;
         this.jsonMapper = jsonMapper;
         this.budget = budget;
+        this.lateRender = lateRender;
     }
 
     /**
@@ -58,7 +61,8 @@ final class IdempotencyResponseFilter extends OncePerRequestFilter {
         }
         HttpServletResponse passed = response;
         if (exchange == null || !isAsyncDispatch(request)) {
-            exchange = new ServletExchange(new CapturingResponse(response, budget), replayedHeaders);
+            exchange =
+                    new ServletExchange(request, new CapturingResponse(response, budget), replayedHeaders, lateRender);
             request.setAttribute(ServletExchange.ATTRIBUTE, exchange);
             passed = exchange.response();
         }

@@ -27,6 +27,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -49,12 +50,22 @@ public final class IdempotencyWebMvcAutoConfiguration {
      */
     @Bean
     FilterRegistrationBean<IdempotencyResponseFilter> idempotencyResponseFilter(
-            IdempotencyProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
+            IdempotencyProperties properties,
+            ObjectProvider<JsonMapper> jsonMapper,
+            ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter,
+            BeanFactory beanFactory) {
+        ReplayedHeaders replayedHeaders =
+                new ReplayedHeaders(properties.getRequestId().getReplayedHeaders());
         FilterRegistrationBean<IdempotencyResponseFilter> registration =
                 new FilterRegistrationBean<>(new IdempotencyResponseFilter(
-                        new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
+                        replayedHeaders,
                         jsonMapper.getIfAvailable(JsonMapper::new),
-                        new HeldBytes(properties.getMaxHeldBytes().toBytes())));
+                        new HeldBytes(properties.getMaxHeldBytes().toBytes()),
+                        new LateRender(
+                                handlerAdapter,
+                                beanFactory,
+                                replayedHeaders,
+                                properties.getRequestId().getMaxResponseSize().toBytes())));
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         registration.setAsyncSupported(true);
         registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC, DispatcherType.ERROR);
@@ -95,7 +106,6 @@ public final class IdempotencyWebMvcAutoConfiguration {
                 new RouteOperations(mappings),
                 jsonMapper.getIfAvailable(JsonMapper::new),
                 properties.getRequestId().getMaxResponseSize().toBytes(),
-                new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
                 new MvcAsyncExecution(executor)));
     }
 

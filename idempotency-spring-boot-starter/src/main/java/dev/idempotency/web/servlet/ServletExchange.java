@@ -8,11 +8,11 @@ import dev.idempotency.spi.Futures;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletRequest;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,8 +27,10 @@ final class ServletExchange implements AsyncListener {
 
     static final String ATTRIBUTE = ServletExchange.class.getName();
 
+    private final HttpServletRequest request;
     private final CapturingResponse response;
     private final ReplayedHeaders replayedHeaders;
+    private final LateRender lateRender;
     private final AtomicBoolean settled = new AtomicBoolean();
     private volatile @Nullable HeldCall held;
     private volatile @Nullable Throwable failure;
@@ -40,10 +42,17 @@ final class ServletExchange implements AsyncListener {
     private long maxBytes = -1;
     private volatile boolean streaming;
     private @Nullable WorkEnd workEnd; // guarded by this
+    private @Nullable FrozenRequest frozen; // guarded by this: the request as it was when the call detached
 
-    ServletExchange(CapturingResponse response, ReplayedHeaders replayedHeaders) {
+    ServletExchange(
+            HttpServletRequest request,
+            CapturingResponse response,
+            ReplayedHeaders replayedHeaders,
+            LateRender lateRender) {
+        this.request = request;
         this.response = response;
         this.replayedHeaders = replayedHeaders;
+        this.lateRender = lateRender;
     }
 
     static @Nullable ServletExchange of(ServletRequest request) {
@@ -130,6 +139,7 @@ final class ServletExchange implements AsyncListener {
         }
         if (!detached) {
             detached = true;
+            frozen = FrozenRequest.of(request); // still in use here: the container recycles it once it ends
             if (workEnd != null) {
                 settleLate(current, workEnd);
             } else {
@@ -144,16 +154,15 @@ final class ServletExchange implements AsyncListener {
     }
 
     /**
-     * The asynchronous work ended by itself; this settles the call only if it was detached from its request.
-     *
-     * @param response renders the work's value, should it be stored now
+     * The asynchronous work ended by itself; this settles the call only if it was detached from its request, with its
+     * answer rendered as Spring MVC would have rendered it for the caller ({@link LateRender}).
      */
-    synchronized void workEnded(Supplier<HeldCall.SentResponse> response, @Nullable Throwable failure) {
+    synchronized void workEnded(@Nullable Object value, @Nullable Throwable failure) {
         HeldCall current = held;
         if (current == null || workEnd != null) {
             return;
         }
-        workEnd = new WorkEnd(response, failure);
+        workEnd = new WorkEnd(value, failure);
         if (failure == null) {
             workReturned = true; // an error rendering its value in the async dispatch is the delivery's
         }
@@ -163,11 +172,16 @@ final class ServletExchange implements AsyncListener {
     }
 
     private void settleLate(HeldCall current, WorkEnd end) {
-        if (settled.compareAndSet(false, true)) {
-            Throwable cause = end.failure();
-            current.settle(cause, cause == null ? end.response().get() : null)
-                    .whenComplete((done, ignored) -> current.end(cause));
+        if (!settled.compareAndSet(false, true)) {
+            return;
         }
+        Throwable cause = end.failure();
+        FrozenRequest copy = frozen;
+        HeldCall.@Nullable SentResponse rendered = copy == null ? null : lateRender.render(copy, end.value(), cause);
+        Throwable notRendered = cause == null && rendered == null
+                ? new IllegalStateException("the late answer could not be rendered")
+                : null;
+        current.settle(cause, rendered, notRendered).whenComplete((done, ignored) -> current.end(cause));
     }
 
     /** The raw response under the capturing wrapper, for an answer that must not be held or stored. */
@@ -175,9 +189,7 @@ final class ServletExchange implements AsyncListener {
         return (HttpServletResponse) response.getResponse();
     }
 
-    private record WorkEnd(
-            Supplier<HeldCall.SentResponse> response,
-            @Nullable Throwable failure) {}
+    private record WorkEnd(@Nullable Object value, @Nullable Throwable failure) {}
 
     /** Whether the call waits for the container's error dispatch to render the body of its {@code sendError}. */
     boolean awaitsErrorPage() {

@@ -36,19 +36,13 @@ final class ServletExchangeFlow {
     private final RouteOperations routes;
     private final JsonMapper jsonMapper;
     private final long maxResponseSize;
-    private final ReplayedHeaders replayedHeaders;
     private final MvcAsyncExecution execution;
 
     ServletExchangeFlow(
-            RouteOperations routes,
-            JsonMapper jsonMapper,
-            long maxResponseSize,
-            ReplayedHeaders replayedHeaders,
-            MvcAsyncExecution execution) {
+            RouteOperations routes, JsonMapper jsonMapper, long maxResponseSize, MvcAsyncExecution execution) {
         this.routes = routes;
         this.jsonMapper = jsonMapper;
         this.maxResponseSize = maxResponseSize;
-        this.replayedHeaders = replayedHeaders;
         this.execution = execution;
     }
 
@@ -112,12 +106,7 @@ final class ServletExchangeFlow {
             return returned;
         }
         exchange.workObserved();
-        return execution.adopt(
-                returned,
-                WebAsyncUtils.getAsyncManager(request),
-                permit.context(),
-                (value, failure) -> exchange.workEnded(
-                        () -> LateResponse.of(value, spec.method(), jsonMapper, replayedHeaders), failure));
+        return execution.adopt(returned, WebAsyncUtils.getAsyncManager(request), permit.context(), exchange::workEnded);
     }
 
     private static void replay(HttpServletResponse response, @Nullable StoredResponse stored) throws IOException {
