@@ -31,6 +31,18 @@ public interface TokenExecutor extends IdempotencyStrategy {
     CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl);
 
     /**
+     * {@link #issueAsync(String, String, Duration)}, the token first counted against {@code quota} for
+     * {@code caller}: past a bound it completes exceptionally with {@link dev.idempotency.TokenLimitExceededException}
+     * and no token is stored. With the quota and the tokens in one Redis, counting and storing take one round trip.
+     *
+     * @param caller whom the quota counts the token for, e.g. the authenticated user or the client's address
+     */
+    default CompletableFuture<IssuedToken> issueAsync(
+            String scope, String operation, Duration ttl, IssueQuota quota, String caller) {
+        return quota.take(caller).thenCompose(counted -> issueAsync(scope, operation, ttl));
+    }
+
+    /**
      * Consumes {@code token}, runs {@code work}, and restores the token when the work throws, so the user can submit
      * again.
      *

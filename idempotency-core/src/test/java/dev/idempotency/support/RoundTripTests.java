@@ -10,9 +10,11 @@ import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Futures;
 import dev.idempotency.testsupport.CommandMonitor;
 import dev.idempotency.testsupport.RealRedis;
 import dev.idempotency.testsupport.RedisServer;
+import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import java.util.List;
@@ -23,8 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Holds the round-trip floor: first {@code REQUEST_ID} call 2 (claim + complete), duplicate 1, token consume 1, lock
- * acquire + release 2. Counted on the server with {@code MONITOR}; a script counts once.
+ * Holds the round-trip floor: first {@code REQUEST_ID} call 2 (claim + complete), duplicate 1, token issue (its quota
+ * included) 1, token consume 1, lock acquire + release 2. Counted on the server with {@code MONITOR}; a script counts once.
  */
 @RealRedis
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -94,6 +96,19 @@ class RoundTripTests {
     }
 
     @Test
+    void tokenIssueTakesOneRoundTripItsQuotaIncluded() {
+        IssueQuota quota = idempotency.issueQuota(60, 6000, MINUTE);
+        monitor.reset();
+        Futures.join(tokens.issueAsync("", "submit", MINUTE, quota, "alice"));
+        List<String> issue = monitor.roundTrips();
+        report("token issue + quota", issue, monitor.executed());
+        assertThat(issue)
+                .as("the caller's count, the application's and the token in one script")
+                .containsExactly("evalsha");
+        assertThat(monitor.scriptCommands()).contains("incr", "set");
+    }
+
+    @Test
     void invalidTokenCostsNoRoundTrip() {
         monitor.reset();
         try {
@@ -121,6 +136,7 @@ class RoundTripTests {
                 () -> "w",
                 ResultCodec.utf8());
         tokens.consume("", "submit", tokens.issue("", "submit", MINUTE).token());
+        Futures.join(tokens.issueAsync("", "submit", MINUTE, idempotency.issueQuota(60, 6000, MINUTE), "warm"));
         locks.acquire("warm", MINUTE, Duration.ZERO).close();
     }
 

@@ -7,12 +7,16 @@ import dev.idempotency.IdempotencyContext;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.TokenLimitExceededException;
+import dev.idempotency.internal.token.RedisIssueQuota;
 import dev.idempotency.internal.token.RedisTokenStore;
+import dev.idempotency.internal.token.TokenStore;
 import dev.idempotency.internal.token.TokenStrategy;
 import dev.idempotency.support.RedisContract;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
@@ -25,6 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class TokenContractTests extends RedisContract {
 
     private static final Duration TTL = Duration.ofMinutes(10);
+    private static final Duration WINDOW = Duration.ofMinutes(1);
 
     private TokenExecutor tokens;
 
@@ -150,6 +155,49 @@ class TokenContractTests extends RedisContract {
     }
 
     @Test
+    void aQuotaIssuesExactlyUpToItsBoundAndARefusedIssueLeavesNoToken() {
+        RecordingStore store = new RecordingStore(new RedisTokenStore(redis, null));
+        TokenExecutor counted = new TokenStrategy(store, keys);
+        IssueQuota quota = new RedisIssueQuota(redis, keys, 3, 0, WINDOW);
+        for (int i = 0; i < 3; i++) {
+            String token = join(counted.issueAsync("alice", "submit", TTL, quota, "alice"))
+                    .token();
+            assertThat(pttl(store.lastKey))
+                    .as("token %d stored with its TTL", i)
+                    .isBetween(1L, TTL.toMillis());
+        }
+        assertThatThrownBy(() -> join(counted.issueAsync("alice", "submit", TTL, quota, "alice")))
+                .isInstanceOf(TokenLimitExceededException.class)
+                .hasMessageContaining("this caller")
+                .satisfies(refused -> assertThat(((TokenLimitExceededException) refused).retryAfter())
+                        .isPositive()
+                        .isLessThanOrEqualTo(WINDOW));
+        assertThat(exists(store.lastKey)).as("the refused token").isFalse();
+        join(counted.issueAsync("bob", "submit", TTL, quota, "bob"));
+        assertThat(exists(store.lastKey)).as("another caller's token").isTrue();
+    }
+
+    @Test
+    void theApplicationsBoundCountsEveryCallerAndIsCheckedAfterTheCallersOwn() {
+        RecordingStore store = new RecordingStore(new RedisTokenStore(redis, null));
+        TokenExecutor counted = new TokenStrategy(store, keys);
+        IssueQuota quota = new RedisIssueQuota(redis, keys, 2, 3, WINDOW);
+        join(counted.issueAsync("alice", "submit", TTL, quota, "alice"));
+        join(counted.issueAsync("alice", "submit", TTL, quota, "alice"));
+        assertThatThrownBy(() -> join(counted.issueAsync("alice", "submit", TTL, quota, "alice")))
+                .as("alice's third, past her bound of 2")
+                .hasMessageContaining("this caller");
+        assertThatThrownBy(() -> join(counted.issueAsync("bob", "submit", TTL, quota, "bob")))
+                .as("bob's first, past the application's bound of 3: alice's refused issue counted")
+                .isInstanceOf(TokenLimitExceededException.class)
+                .hasMessageContaining("this application");
+        assertThat(exists(store.lastKey)).isFalse();
+        assertThatThrownBy(() -> join(quota.take("carol")))
+                .as("take() counts as issue does")
+                .hasMessageContaining("this application");
+    }
+
+    @Test
     void sixteenConcurrentSubmitsConsumeEachTokenOnce() throws Exception {
         int count = 200;
         int submits = 16;
@@ -174,5 +222,43 @@ class TokenContractTests extends RedisContract {
         }
         assertThat(used).hasValue(count * (submits - 1));
         System.out.printf("[race] token: %d tokens x %d submits, double consumes=%d%n", count, submits, doubles);
+    }
+
+    /** The Redis store, telling the key of the token it was last asked to issue. */
+    private static final class RecordingStore implements TokenStore {
+
+        private final TokenStore store;
+        private volatile String lastKey = "";
+
+        RecordingStore(TokenStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public CompletableFuture<Void> issue(String key, Duration ttl) {
+            lastKey = key;
+            return store.issue(key, ttl);
+        }
+
+        @Override
+        public CompletableFuture<Void> issue(String key, Duration ttl, IssueQuota quota, String caller) {
+            lastKey = key;
+            return store.issue(key, ttl, quota, caller);
+        }
+
+        @Override
+        public CompletableFuture<Use> consume(String key, String mark) {
+            return store.consume(key, mark);
+        }
+
+        @Override
+        public CompletableFuture<Void> restore(String key) {
+            return store.restore(key);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> restore(String key, String mark) {
+            return store.restore(key, mark);
+        }
     }
 }

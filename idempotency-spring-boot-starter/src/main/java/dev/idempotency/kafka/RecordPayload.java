@@ -12,7 +12,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -47,12 +46,10 @@ final class RecordPayload {
         }
         byte[] received = received(value);
         if (received != null) {
-            JsonNode tree = fields.selectsAll() ? null : CanonicalJson.parse(received);
-            return tree == null
-                    ? fingerprint.add('v', received).digest()
-                    : fingerprint
-                            .add('s', CanonicalJson.write(fields.select(tree)))
-                            .digest();
+            if (fields.selectsAll() || !CanonicalJson.addTo(fingerprint, 's', received, fields)) {
+                fingerprint.add('v', received);
+            }
+            return fingerprint.digest();
         }
         try {
             return fields.selectsAll()

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -169,17 +170,48 @@ public final class CommandMonitor implements AutoCloseable {
      * connection of the caller's own; -1 leaves out nothing).
      */
     public List<String> commands(boolean insideScripts, int ignoredPort) {
+        return names(source ->
+                source.endsWith(" lua") == insideScripts && (ignoredPort < 0 || !source.endsWith(":" + ignoredPort)));
+    }
+
+    /**
+     * Syncs; the lower-case names of the commands that one client sent since {@link #reset()}, in order: the round
+     * trips of one application's connection, whatever else talks to the server meanwhile.
+     *
+     * @param client the client's address as the server sees it, e.g. from {@link #clientSending}
+     */
+    public List<String> roundTripsFrom(String client) {
+        sync();
+        return names(source -> source.endsWith(" " + client));
+    }
+
+    /**
+     * Syncs; the address ({@code host:port}) of the client that sent the first command recorded since {@link #reset()}
+     * with {@code text} among its arguments, e.g. a marker the caller sent through a connection it cannot see into.
+     *
+     * @throws IllegalStateException when no such command was recorded
+     */
+    public String clientSending(String text) {
+        sync();
+        for (String line : lines()) {
+            int open = line.indexOf('[');
+            int close = line.indexOf(']', open);
+            if (open >= 0 && close > open && line.indexOf(text, close) > 0) {
+                String source = line.substring(open + 1, close);
+                return source.substring(source.indexOf(' ') + 1);
+            }
+        }
+        throw new IllegalStateException("No command with '" + text + "' was recorded");
+    }
+
+    /** Names of the recorded commands whose source ({@code "0 127.0.0.1:54321"} or {@code "0 lua"}) is accepted. */
+    private List<String> names(Predicate<String> acceptedSource) {
         List<String> names = new ArrayList<>();
         for (String line : lines()) {
             // 1700000000.123456 [0 127.0.0.1:54321] "set" "key" "value"  or  ... [0 lua] "get" "key"
             int open = line.indexOf('[');
             int close = line.indexOf(']', open);
-            if (open < 0 || close < 0) {
-                continue;
-            }
-            String source = line.substring(open + 1, close);
-            boolean script = source.endsWith(" lua");
-            if (script != insideScripts || (ignoredPort >= 0 && source.endsWith(":" + ignoredPort))) {
+            if (open < 0 || close < 0 || !acceptedSource.test(line.substring(open + 1, close))) {
                 continue;
             }
             int quote = line.indexOf('"', close);

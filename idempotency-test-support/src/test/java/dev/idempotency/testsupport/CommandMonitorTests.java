@@ -41,7 +41,7 @@ class CommandMonitorTests {
     }
 
     @Test
-    void leavesOutAProbeConnectionByItsPort(@Dedicated RedisServer redis) throws Exception {
+    void tellsOrLeavesOutAClientByItsAddress(@Dedicated RedisServer redis) throws Exception {
         StringRedisTemplate template = new StringRedisTemplate(redis.newConnectionFactory());
         template.opsForValue().set("warm", "up");
 
@@ -56,6 +56,15 @@ class CommandMonitorTests {
 
             assertThat(monitor.commands(false, probe.getLocalPort())).containsExactly("set");
             assertThat(monitor.commands(false, -1)).containsExactly("set", "ping");
+
+            String client = monitor.clientSending("value");
+            assertThat(client).doesNotEndWith(":" + probe.getLocalPort()).startsWith(redis.host() + ":");
+            assertThat(monitor.roundTripsFrom(client))
+                    .as("the template's connection only")
+                    .containsExactly("set");
+            assertThat(monitor.roundTripsFrom(redis.host() + ":" + probe.getLocalPort()))
+                    .containsExactly("ping");
+            assertThatThrownBy(() -> monitor.clientSending("never sent")).isInstanceOf(IllegalStateException.class);
         }
     }
 

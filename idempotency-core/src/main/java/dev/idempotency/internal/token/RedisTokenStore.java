@@ -4,6 +4,7 @@ import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.redis.LuaScript;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
+import dev.idempotency.token.IssueQuota;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,15 @@ public final class RedisTokenStore implements TokenStore {
                         "issue",
                         commands -> commands.set(RedisGateway.bytes(key), VALID, SetArgs.Builder.px(ttl.toMillis())))
                 .thenApply(ok -> null);
+    }
+
+    /** One round trip, the quota included, when the quota counts in this Redis. */
+    @Override
+    public CompletableFuture<Void> issue(String key, Duration ttl, IssueQuota quota, String caller) {
+        if (quota instanceof RedisIssueQuota counted && counted.countsIn(redis)) {
+            return counted.issue(caller, RedisGateway.bytes(key), VALID, ttl);
+        }
+        return TokenStore.super.issue(key, ttl, quota, caller);
     }
 
     /** One round trip; with wait-for-replicas, one more that waits for the replicas. */

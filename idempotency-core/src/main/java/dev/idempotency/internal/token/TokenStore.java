@@ -2,6 +2,7 @@ package dev.idempotency.internal.token;
 
 import dev.idempotency.internal.lease.Owners;
 import dev.idempotency.spi.Futures;
+import dev.idempotency.token.IssueQuota;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -37,6 +38,15 @@ public interface TokenStore {
 
     /** Stores a new valid token under {@code key} for {@code ttl}. */
     CompletableFuture<Void> issue(String key, Duration ttl);
+
+    /**
+     * Stores a new valid token once {@code quota} counted it for {@code caller}; past a bound, completes exceptionally
+     * with {@code TokenLimitExceededException} and stores nothing. A store that can count and store together in one
+     * round trip does.
+     */
+    default CompletableFuture<Void> issue(String key, Duration ttl, IssueQuota quota, String caller) {
+        return quota.take(caller).thenCompose(counted -> issue(key, ttl));
+    }
 
     /** Uses a valid token for the submit with {@code mark}, in one atomic step. */
     CompletableFuture<Use> consume(String key, String mark);

@@ -10,6 +10,7 @@ import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.ProtectedCall;
+import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.IssuedToken;
 import dev.idempotency.token.TokenExecutor;
 import java.security.SecureRandom;
@@ -71,10 +72,22 @@ public final class TokenStrategy implements TokenExecutor {
 
     @Override
     public CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl) {
+        String token = newToken();
+        return store.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
+    }
+
+    @Override
+    public CompletableFuture<IssuedToken> issueAsync(
+            String scope, String operation, Duration ttl, IssueQuota quota, String caller) {
+        String token = newToken();
+        return store.issue(key(scope, operation, token), ttl, quota, caller)
+                .thenApply(ok -> new IssuedToken(token, ttl));
+    }
+
+    private String newToken() {
         byte[] bytes = new byte[TOKEN_BYTES];
         random.nextBytes(bytes);
-        String token = encoder.encodeToString(bytes);
-        return store.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
+        return encoder.encodeToString(bytes);
     }
 
     @Override

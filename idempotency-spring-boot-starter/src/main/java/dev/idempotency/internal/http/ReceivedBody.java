@@ -1,10 +1,10 @@
 package dev.idempotency.internal.http;
 
 import dev.idempotency.internal.operation.CanonicalJson;
+import dev.idempotency.internal.operation.Fingerprint;
 import dev.idempotency.internal.operation.PayloadFields;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A request body as the client sent it, kept while the handler's message converter (Spring MVC) or decoder (WebFlux)
@@ -20,10 +20,11 @@ public record ReceivedBody(byte[] bytes, @Nullable MediaType contentType) {
     /** The request attribute (Spring MVC) or exchange attribute (WebFlux) that holds the body of a protected call. */
     public static final String ATTRIBUTE = ReceivedBody.class.getName();
 
-    /** The bytes the fingerprint digests. */
-    public byte[] comparable(PayloadFields fields) {
-        JsonNode tree = isJson(contentType) ? CanonicalJson.parse(bytes) : null;
-        return tree == null ? bytes : CanonicalJson.write(fields.select(tree));
+    /** Adds the body to {@code fingerprint} as one part tagged {@code tag}. */
+    public void addTo(Fingerprint fingerprint, char tag, PayloadFields fields) {
+        if (!isJson(contentType) || !CanonicalJson.addTo(fingerprint, tag, bytes, fields)) {
+            fingerprint.add(tag, bytes);
+        }
     }
 
     private static boolean isJson(@Nullable MediaType contentType) {

@@ -30,39 +30,47 @@ public final class RequestPayload {
      */
     public static String fingerprint(Parts parts, PayloadFields fields, JsonMapper jsonMapper) {
         Fingerprint fingerprint = new Fingerprint();
-        new TreeMap<>(parts.pathVariables())
-                .forEach((name, value) -> fingerprint.add('p', name).add('v', value));
-        new TreeMap<>(parts.parameters()).forEach((name, values) -> {
-            fingerprint.add('q', name);
-            values.forEach(value -> fingerprint.add('v', value));
-        });
-        new TreeMap<>(parts.headers()).forEach((name, values) -> {
-            fingerprint.add('h', name);
-            values.forEach(value -> fingerprint.add('v', value));
-        });
-        parts.files().stream()
-                .sorted(Comparator.comparing(UploadedFile::name).thenComparing(UploadedFile::fileName))
-                .forEach(file -> fingerprint
-                        .add('f', file.name())
-                        .add('n', file.fileName())
-                        .add('s', Long.toString(file.size()))
-                        .add('d', file.digest()));
-        byte[] body = body(parts, fields, jsonMapper);
-        if (body != null) {
-            fingerprint.add('b', body);
+        for (Map.Entry<String, String> variable : sorted(parts.pathVariables())) {
+            fingerprint.add('p', variable.getKey()).add('v', variable.getValue());
+        }
+        for (Map.Entry<String, ? extends Collection<String>> parameter : sorted(parts.parameters())) {
+            fingerprint.add('q', parameter.getKey());
+            parameter.getValue().forEach(value -> fingerprint.add('v', value));
+        }
+        for (Map.Entry<String, List<String>> header : sorted(parts.headers())) {
+            fingerprint.add('h', header.getKey());
+            header.getValue().forEach(value -> fingerprint.add('v', value));
+        }
+        if (!parts.files().isEmpty()) {
+            parts.files().stream()
+                    .sorted(Comparator.comparing(UploadedFile::name).thenComparing(UploadedFile::fileName))
+                    .forEach(file -> fingerprint
+                            .add('f', file.name())
+                            .add('n', file.fileName())
+                            .add('s', Long.toString(file.size()))
+                            .add('d', file.digest()));
+        }
+        if (parts.received() != null && parts.received().bytes().length > 0) {
+            parts.received().addTo(fingerprint, 'b', fields);
+        } else {
+            byte[] bound = bound(parts.bound(), fields, jsonMapper);
+            if (bound != null) {
+                fingerprint.add('b', bound);
+            }
         }
         return fingerprint.digest();
     }
 
+    /** The entries of {@code map} by name; no copy when there is nothing to sort (most calls have no parameters). */
+    private static <V> Iterable<Map.Entry<String, V>> sorted(Map<String, V> map) {
+        return map.size() < 2 ? map.entrySet() : new TreeMap<>(map).entrySet();
+    }
+
     /**
-     * The body as received; when the handler's converter did not read it (nothing bound it through one), the bound
-     * value, written as JSON by the application's mapper.
+     * The body when the handler's converter did not read it (nothing bound it through one): the bound value, written
+     * as JSON by the application's mapper.
      */
-    private static byte @Nullable [] body(Parts parts, PayloadFields fields, JsonMapper jsonMapper) {
-        if (parts.received() != null && parts.received().bytes().length > 0) {
-            return parts.received().comparable(fields);
-        }
-        Object bound = parts.bound();
+    private static byte @Nullable [] bound(@Nullable Object bound, PayloadFields fields, JsonMapper jsonMapper) {
         if (bound instanceof byte[] raw) {
             return raw;
         }

@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the token endpoints of both stacks do: refuse anonymous callers when told to, check the operation the token is
  * asked for ({@link TokenOperations}), count the token against the caller's bound and the application's
- * ({@link IssueQuota}; an anonymous caller is counted by its address), then issue it bound to the caller's scope and
- * that operation.
+ * ({@link IssueQuota}; an anonymous caller is counted by its address) and issue it bound to the caller's scope and
+ * that operation, in one round trip when the quota and the tokens share a Redis.
  */
 public final class TokenIssuer {
 
@@ -69,8 +69,7 @@ public final class TokenIssuer {
             listener.onTokenRefused("operation");
             return CompletableFuture.failedFuture(ex);
         }
-        return quota.take(caller != null ? caller : "address:" + address)
-                .thenCompose(counted -> tokens.issueAsync(scope, known, ttl))
+        return tokens.issueAsync(scope, known, ttl, quota, caller != null ? caller : "address:" + address)
                 .thenApply(issued -> new TokenResponse(
                         issued.token(), header, issued.expiresIn().toSeconds()));
     }

@@ -1,6 +1,10 @@
 package dev.idempotency.internal.operation;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonPointer;
 import tools.jackson.databind.JsonNode;
@@ -20,10 +24,42 @@ public final class PayloadFields {
 
     private final List<String> sources;
     private final List<JsonPointer> pointers;
+    // The same pointers for the streaming canonical writer: each one's member names (or array indexes, -1 where the
+    // segment is no index), its name in the selection as JSON text, and the order the selection's members take.
+    private final String[][] properties;
+    private final int[][] indexes;
+    private final byte[][] names;
+    private final int[] order;
+    private final int deepest;
 
     private PayloadFields(List<String> sources, List<JsonPointer> pointers) {
         this.sources = sources;
         this.pointers = pointers;
+        this.properties = new String[pointers.size()][];
+        this.indexes = new int[pointers.size()][];
+        this.names = new byte[pointers.size()][];
+        int depth = 0;
+        for (int i = 0; i < pointers.size(); i++) {
+            List<JsonPointer> segments = new ArrayList<>();
+            for (JsonPointer segment = pointers.get(i); !segment.matches(); segment = segment.tail()) {
+                segments.add(segment);
+            }
+            properties[i] =
+                    segments.stream().map(JsonPointer::getMatchingProperty).toArray(String[]::new);
+            indexes[i] =
+                    segments.stream().mapToInt(JsonPointer::getMatchingIndex).toArray();
+            depth = Math.max(depth, segments.size());
+            JsonText name = new JsonText();
+            name.string(sources.get(i));
+            names[i] = Arrays.copyOf(name.array(), name.length());
+        }
+        this.deepest = depth;
+        // One member per distinct pointer text, in name order, as the tree's object held them (a repeat overwrote).
+        Map<String, Integer> distinct = new TreeMap<>();
+        for (int i = 0; i < sources.size(); i++) {
+            distinct.put(sources.get(i), i);
+        }
+        this.order = distinct.values().stream().mapToInt(Integer::intValue).toArray();
     }
 
     /**
@@ -63,6 +99,43 @@ public final class PayloadFields {
             }
         }
         return selected;
+    }
+
+    int pointers() {
+        return pointers.size();
+    }
+
+    /** The most segments of any pointer. */
+    int deepest() {
+        return deepest;
+    }
+
+    /** Whether pointer {@code i} selects the value where {@code path} is, as {@code JsonNode.at} would find it. */
+    boolean selects(int i, CanonicalWriter.Path path) {
+        String[] names = properties[i];
+        if (names.length != path.depth()) {
+            return false;
+        }
+        for (int level = 0; level < names.length; level++) {
+            String member = path.name(level);
+            boolean found = member != null
+                    ? member.equals(names[level])
+                    : indexes[i][level] >= 0 && indexes[i][level] == path.index(level);
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Pointer {@code i}'s text as a JSON string: its member name in the selection. */
+    byte[] name(int i) {
+        return names[i];
+    }
+
+    /** The pointers whose members the selection writes, in order. */
+    int[] order() {
+        return order;
     }
 
     @Override

@@ -34,14 +34,26 @@ final class RequestFingerprint {
             @Nullable Object[] arguments,
             PayloadFields fields,
             JsonMapper jsonMapper) {
-        Map<String, String> pathVariables = new LinkedHashMap<>();
-        if (request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> variables) {
-            variables.forEach((name, value) -> pathVariables.put(String.valueOf(name), String.valueOf(value)));
+        // Copied only when there is something to copy: most calls have no parameters and bind no header.
+        Map<String, String> pathVariables = Map.of();
+        if (request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> variables
+                && !variables.isEmpty()) {
+            Map<String, String> copy = new LinkedHashMap<>();
+            variables.forEach((name, value) -> copy.put(String.valueOf(name), String.valueOf(value)));
+            pathVariables = copy;
         }
-        Map<String, List<String>> parameters = new LinkedHashMap<>();
-        request.getParameterMap().forEach((name, values) -> parameters.put(name, Arrays.asList(values)));
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        handler.headers().forEach(name -> headers.put(name, Collections.list(request.getHeaders(name))));
+        Map<String, List<String>> parameters = Map.of();
+        if (!request.getParameterMap().isEmpty()) {
+            Map<String, List<String>> copy = new LinkedHashMap<>();
+            request.getParameterMap().forEach((name, values) -> copy.put(name, Arrays.asList(values)));
+            parameters = copy;
+        }
+        Map<String, List<String>> headers = Map.of();
+        if (!handler.headers().isEmpty()) {
+            Map<String, List<String>> copy = new LinkedHashMap<>();
+            handler.headers().forEach(name -> copy.put(name, Collections.list(request.getHeaders(name))));
+            headers = copy;
+        }
         return RequestPayload.fingerprint(
                 new RequestPayload.Parts(
                         pathVariables,
