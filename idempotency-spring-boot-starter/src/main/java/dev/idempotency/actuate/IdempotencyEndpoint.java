@@ -125,6 +125,7 @@ public class IdempotencyEndpoint {
         if (operation.strategy() == Strategy.REQUEST_ID) {
             description.put("ttl", operation.ttl().toString());
             description.put("fingerprint", operation.fingerprint());
+            description.put("missingKey", operation.proceedWithoutKey() ? "proceed" : "reject");
         }
         if (operation.strategy() != Strategy.TOKEN) {
             description.put("lease", operation.lease().toString());

@@ -298,6 +298,12 @@ public class IdempotencyProperties implements InitializingBean {
         private boolean fingerprint = true;
 
         /**
+         * What a call without a key gets: reject (HTTP 400 missing-key) or proceed (it runs unprotected and is counted
+         * as idempotency.requests{outcome=no_key}), to watch clients adopt the header before enforcing it.
+         */
+        private MissingKey missingKey = MissingKey.REJECT;
+
+        /**
          * Largest response stored for replay; a larger one is returned but not stored, and duplicates get 409
          * result-not-stored instead of a second execution.
          */
@@ -389,9 +395,25 @@ public class IdempotencyProperties implements InitializingBean {
             return maxResponseSize;
         }
 
+        public MissingKey getMissingKey() {
+            return missingKey;
+        }
+
+        public void setMissingKey(MissingKey missingKey) {
+            this.missingKey = missingKey;
+        }
+
         public void setMaxResponseSize(DataSize maxResponseSize) {
             this.maxResponseSize = maxResponseSize;
         }
+    }
+
+    /** What a {@code REQUEST_ID} call without a key gets. */
+    public enum MissingKey {
+        /** HTTP 400 missing-key (a {@code MissingIdempotencyKeyException} outside HTTP); the method does not run. */
+        REJECT,
+        /** The method runs without protection, counted with the outcome {@code no_key}: for a rollout. */
+        PROCEED
     }
 
     /** Settings of the {@code TOKEN} strategy. */
@@ -619,6 +641,17 @@ public class IdempotencyProperties implements InitializingBean {
 
         /** Outcomes that release the claim instead of storing the response (REQUEST_ID). */
         private @Nullable Set<ReleaseOutcome> releaseOn;
+
+        /** What a call without a key gets, for methods of this policy (REQUEST_ID): reject or proceed. */
+        private @Nullable MissingKey missingKey;
+
+        public @Nullable MissingKey getMissingKey() {
+            return missingKey;
+        }
+
+        public void setMissingKey(@Nullable MissingKey missingKey) {
+            this.missingKey = missingKey;
+        }
 
         public @Nullable Set<ReleaseOutcome> getReleaseOn() {
             return releaseOn;
