@@ -7,22 +7,22 @@ import dev.idempotency.IdempotencyContext;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
-import dev.idempotency.internal.token.RedisTokenStore;
+import dev.idempotency.TokenLimitExceededException;
 import dev.idempotency.internal.token.TokenStrategy;
-import dev.idempotency.support.RedisContract;
+import dev.idempotency.support.StoreContract;
+import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Race;
-import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code TOKEN} contract, run against every Redis topology users run. */
+/** The {@code TOKEN} contract, with its issue bounds, run against every Redis topology users run and against memory. */
 @ParameterizedClass
-@EnumSource(Topologies.class)
-class TokenContractTests extends RedisContract {
+@MethodSource("dev.idempotency.support.StoreContract#stores")
+class TokenContractTests extends StoreContract {
 
     private static final Duration TTL = Duration.ofMinutes(10);
 
@@ -30,7 +30,7 @@ class TokenContractTests extends RedisContract {
 
     @Override
     protected void setUp() {
-        tokens = new TokenStrategy(new RedisTokenStore(redis, null), keys);
+        tokens = new TokenStrategy(tokenStore(), keys);
     }
 
     @Test
@@ -147,6 +147,41 @@ class TokenContractTests extends RedisContract {
         assertThat(context.strategy()).isEqualTo(Strategy.TOKEN);
         assertThat(context.isLeaseHeld()).isTrue();
         assertThat(context.fencingToken()).isEmpty();
+    }
+
+    @Test
+    void issueBoundsRefuseACallerPastItsBoundAndEveryonePastTheTotal() {
+        IssueQuota quota = issueQuota(2, 3, Duration.ofMinutes(1));
+        join(quota.take("alice"));
+        join(quota.take("alice"));
+        assertThatThrownBy(() -> join(quota.take("alice")))
+                .isInstanceOfSatisfying(
+                        TokenLimitExceededException.class,
+                        refused -> assertThat(refused.retryAfter())
+                                .isPositive()
+                                .isLessThanOrEqualTo(Duration.ofMinutes(1)));
+        assertThatThrownBy(() -> join(quota.take("bob")))
+                .as("alice's refused request counted towards the total too")
+                .isInstanceOf(TokenLimitExceededException.class);
+        IssueQuota unbounded = issueQuota(0, 0, Duration.ofMinutes(1));
+        for (int i = 0; i < 10; i++) {
+            join(unbounded.take("alice"));
+        }
+    }
+
+    @Test
+    void issueBoundsStartAgainWithTheNextWindow() {
+        IssueQuota quota = issueQuota(1, 0, Duration.ofMillis(300));
+        join(quota.take("carol"));
+        assertThatThrownBy(() -> join(quota.take("carol"))).isInstanceOf(TokenLimitExceededException.class);
+        Await.until(Duration.ofSeconds(10), "a new window that gives carol a token again", () -> {
+            try {
+                join(quota.take("carol"));
+                return true;
+            } catch (TokenLimitExceededException ex) {
+                return false;
+            }
+        });
     }
 
     @Test

@@ -61,8 +61,9 @@ public class IdempotencyProperties implements InitializingBean {
     private DataSize maxHeldBytes = DataSize.ofMegabytes(64);
 
     /**
-     * Where REQUEST_ID records and tokens live: redis, or jdbc (the application's DataSource, PostgreSQL), whose
-     * records commit in the same transaction as the method's own writes. Locks stay in Redis either way.
+     * Where REQUEST_ID records and tokens live: redis; jdbc (the application's DataSource, PostgreSQL), whose records
+     * commit in the same transaction as the method's own writes, locks staying in Redis; or in-memory (records, tokens
+     * and locks in this JVM, no Redis: for tests and local runs, it protects nothing across instances).
      */
     private RecordStore store = RecordStore.REDIS;
 
@@ -207,7 +208,9 @@ public class IdempotencyProperties implements InitializingBean {
         /** In Redis, with the tokens and locks. */
         REDIS,
         /** In the application's database (idempotency.jdbc.*); the completion joins the method's transaction. */
-        JDBC
+        JDBC,
+        /** Records, tokens and locks in this JVM's memory, without Redis: for tests and local runs. */
+        IN_MEMORY
     }
 
     /** The JDBC record store ({@code idempotency.store: jdbc}). */
