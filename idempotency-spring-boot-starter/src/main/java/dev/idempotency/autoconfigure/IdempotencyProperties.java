@@ -29,7 +29,7 @@ public class IdempotencyProperties implements InitializingBean {
 
     /**
      * Keeps this application's records and tokens apart from other applications' on the same Redis and prefix.
-     * Default: spring.application.name; empty for none (keys as before 0.1, e.g. while upgrading).
+     * Default: spring.application.name; empty for none.
      */
     private @Nullable String namespace;
 

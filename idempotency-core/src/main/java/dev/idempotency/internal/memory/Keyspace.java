@@ -77,7 +77,7 @@ public final class Keyspace {
             answer[0] = change.answer();
             return change.next();
         });
-        listener.onCall(kind, System.nanoTime() - start, false);
+        listener.onCall(StoreListener.IN_MEMORY, kind, System.nanoTime() - start, false);
         @SuppressWarnings("unchecked")
         R result = (R) answer[0];
         return result;

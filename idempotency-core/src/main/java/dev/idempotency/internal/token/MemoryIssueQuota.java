@@ -60,7 +60,7 @@ public final class MemoryIssueQuota implements IssueQuota {
 
     /** One more in the current window of {@code key}, which starts with its first count. */
     private Value count(String key) {
-        return keyspace.change("issue-count", key, live -> {
+        return keyspace.change("issue_count", key, live -> {
             Value next = live == null ? Value.expiringIn(bytes(1), window) : live.withBytes(bytes(countOf(live) + 1));
             return new Change<>(next, next);
         });

@@ -75,7 +75,7 @@ public final class RedisIssueQuota implements IssueQuota {
     }
 
     private CompletableFuture<List<Long>> count(String key) {
-        return redis.eval("issue-count", COUNT, ScriptOutputType.MULTI, new byte[][] {RedisGateway.bytes(key)}, window);
+        return redis.eval("issue_count", COUNT, ScriptOutputType.MULTI, new byte[][] {RedisGateway.bytes(key)}, window);
     }
 
     private static CompletableFuture<List<Long>> unbounded() {
