@@ -35,7 +35,7 @@ if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
 # ------------------------------------------------------------------------------------------------------------ machine
 {
   echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command=cd <repository> && flock /tmp/mvn.lock benchmarks/run.sh"
+  echo "command=cd <repository> && benchmarks/run.sh"
   echo "nproc=$(nproc)"
   echo "cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)"
   echo "memory=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"

@@ -1,11 +1,11 @@
 package dev.idempotency.redis;
 
-import dev.idempotency.Strategy;
+import dev.idempotency.IdempotencyStore;
 import dev.idempotency.internal.Durations;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.TransactionJoin;
 import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.internal.lock.RedisLeaseLockManager;
+import dev.idempotency.internal.lock.LeaseLocks;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.internal.requestid.JdbcRequestIdStore;
@@ -21,7 +21,6 @@ import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.requestid.UndecodableResults;
-import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.token.IssueQuota;
 import dev.idempotency.token.TokenExecutor;
@@ -46,7 +45,7 @@ import org.springframework.util.ClassUtils;
  * }
  * }</pre>
  */
-public final class RedisIdempotency implements AutoCloseable {
+public final class RedisIdempotency implements IdempotencyStore {
 
     private static final int PURGE_BATCH = 1000;
 
@@ -59,7 +58,7 @@ public final class RedisIdempotency implements AutoCloseable {
     private final RequestIdStore requestIdRecords;
     private final RequestIdStrategy requestIds;
     private final TokenStrategy tokens;
-    private final RedisLeaseLockManager locks;
+    private final LeaseLocks locks;
 
     private RedisIdempotency(Builder builder) {
         this.scheduling = builder.scheduler != null
@@ -88,7 +87,7 @@ public final class RedisIdempotency implements AutoCloseable {
                         ? new JdbcTokenStore(jdbcRecords.connections(), jdbcRecords.table())
                         : new RedisTokenStore(redis, confirmations),
                 keys);
-        this.locks = new RedisLeaseLockManager(redis, keys, renewer, scheduling, confirmations);
+        this.locks = LeaseLocks.inRedis(redis, keys, renewer, scheduling, confirmations);
     }
 
     /** Starts a builder on the application's Lettuce connection factory. */
@@ -96,28 +95,23 @@ public final class RedisIdempotency implements AutoCloseable {
         return new Builder(connectionFactory);
     }
 
-    /** The {@code REQUEST_ID} strategy and its programmatic API. */
+    @Override
     public RequestIdExecutor requestIds() {
         return requestIds;
     }
 
-    /** The {@code TOKEN} strategy and its programmatic API. */
+    @Override
     public TokenExecutor tokens() {
         return tokens;
     }
 
-    /** The {@code LOCK} strategy and its programmatic API. */
+    @Override
     public LeaseLockManager locks() {
         return locks;
     }
 
-    /**
-     * A bound on how many one-time tokens are issued per {@code window}, counted in this Redis so that it holds across
-     * every instance of the application.
-     *
-     * @param perCaller tokens one caller may get per window; 0 for no bound
-     * @param total tokens the application may issue per window; 0 for no bound
-     */
+    /** Counted in this Redis, so that the bound holds across every instance of the application. */
+    @Override
     public IssueQuota issueQuota(int perCaller, int total, Duration window) {
         return new RedisIssueQuota(redis, keys, perCaller, total, window);
     }
@@ -132,16 +126,7 @@ public final class RedisIdempotency implements AutoCloseable {
         return TransactionJoin.listener();
     }
 
-    /** The strategy of one kind. */
-    public IdempotencyStrategy strategy(Strategy strategy) {
-        return switch (strategy) {
-            case REQUEST_ID -> requestIds;
-            case TOKEN -> tokens;
-            case LOCK -> locks;
-        };
-    }
-
-    /** How Redis keys are built, e.g. to find a record: {@code keys().requestId(scope, operation, key)}. */
+    @Override
     public RedisKeys keys() {
         return keys;
     }
@@ -159,12 +144,20 @@ public final class RedisIdempotency implements AutoCloseable {
         return jdbcRecords == null ? 0 : jdbcRecords.purgeExpired(PURGE_BATCH);
     }
 
-    /**
-     * Deletes one {@code REQUEST_ID} record, wherever the records live, to unstick a key by hand: the next call with
-     * it runs the work. Completes with whether there was one.
-     */
+    /** In Redis, or in the JDBC store's table. */
+    @Override
     public CompletableFuture<Boolean> deleteRequestIdRecord(String recordKey) {
         return requestIdRecords.delete(recordKey);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> deleteLock(String lockKey) {
+        return redis.delete(lockKey);
+    }
+
+    @Override
+    public StoreListener listener() {
+        return redis.listener();
     }
 
     /** The JDBC store, its table checked (this fails startup when it is missing) and its purge scheduled. */

@@ -8,17 +8,16 @@ import dev.idempotency.LockBusyException;
 import dev.idempotency.LockLostException;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.internal.lock.RedisLeaseLockManager;
+import dev.idempotency.internal.lock.LeaseLocks;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ContextHolder;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StoreListener;
-import dev.idempotency.support.RedisContract;
+import dev.idempotency.support.StoreContract;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Race;
-import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -29,20 +28,20 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code LOCK} contract, run against every Redis topology users run. */
+/** The {@code LOCK} contract, run against every Redis topology users run and against memory. */
 @ParameterizedClass
-@EnumSource(Topologies.class)
-class LockContractTests extends RedisContract {
+@MethodSource("dev.idempotency.support.StoreContract#stores")
+class LockContractTests extends StoreContract {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private RedisLeaseLockManager locks;
+    private LeaseLocks locks;
 
     @Override
     protected void setUp() {
-        locks = new RedisLeaseLockManager(redis, keys, renewer, scheduling);
+        locks = lockManager();
     }
 
     @AfterEach
@@ -253,7 +252,7 @@ class LockContractTests extends RedisContract {
                 lost.incrementAndGet();
             }
         });
-        try (RedisLeaseLockManager counted = new RedisLeaseLockManager(redis, keys, counting, scheduling)) {
+        try (LeaseLocks counted = lockManager(counting)) {
             String sku = newResource();
             Duration lease = Duration.ofMillis(600);
             ProtectedCall call = new ProtectedCall("", "", sku, null, lease, lease, Duration.ZERO);

@@ -8,25 +8,23 @@ import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.TokenLimitExceededException;
-import dev.idempotency.internal.token.RedisIssueQuota;
-import dev.idempotency.internal.token.RedisTokenStore;
 import dev.idempotency.internal.token.TokenStore;
 import dev.idempotency.internal.token.TokenStrategy;
-import dev.idempotency.support.RedisContract;
+import dev.idempotency.support.StoreContract;
+import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Race;
-import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code TOKEN} contract, run against every Redis topology users run. */
+/** The {@code TOKEN} contract, with its issue bounds, run against every Redis topology users run and against memory. */
 @ParameterizedClass
-@EnumSource(Topologies.class)
-class TokenContractTests extends RedisContract {
+@MethodSource("dev.idempotency.support.StoreContract#stores")
+class TokenContractTests extends StoreContract {
 
     private static final Duration TTL = Duration.ofMinutes(10);
     private static final Duration WINDOW = Duration.ofMinutes(1);
@@ -35,7 +33,7 @@ class TokenContractTests extends RedisContract {
 
     @Override
     protected void setUp() {
-        tokens = new TokenStrategy(new RedisTokenStore(redis, null), keys);
+        tokens = new TokenStrategy(tokenStore(), keys);
     }
 
     @Test
@@ -155,10 +153,45 @@ class TokenContractTests extends RedisContract {
     }
 
     @Test
+    void issueBoundsRefuseACallerPastItsBoundAndEveryonePastTheTotal() {
+        IssueQuota quota = issueQuota(2, 3, Duration.ofMinutes(1));
+        join(quota.take("alice"));
+        join(quota.take("alice"));
+        assertThatThrownBy(() -> join(quota.take("alice")))
+                .isInstanceOfSatisfying(
+                        TokenLimitExceededException.class,
+                        refused -> assertThat(refused.retryAfter())
+                                .isPositive()
+                                .isLessThanOrEqualTo(Duration.ofMinutes(1)));
+        assertThatThrownBy(() -> join(quota.take("bob")))
+                .as("alice's refused request counted towards the total too")
+                .isInstanceOf(TokenLimitExceededException.class);
+        IssueQuota unbounded = issueQuota(0, 0, Duration.ofMinutes(1));
+        for (int i = 0; i < 10; i++) {
+            join(unbounded.take("alice"));
+        }
+    }
+
+    @Test
+    void issueBoundsStartAgainWithTheNextWindow() {
+        IssueQuota quota = issueQuota(1, 0, Duration.ofMillis(300));
+        join(quota.take("carol"));
+        assertThatThrownBy(() -> join(quota.take("carol"))).isInstanceOf(TokenLimitExceededException.class);
+        Await.until(Duration.ofSeconds(10), "a new window that gives carol a token again", () -> {
+            try {
+                join(quota.take("carol"));
+                return true;
+            } catch (TokenLimitExceededException ex) {
+                return false;
+            }
+        });
+    }
+
+    @Test
     void aQuotaIssuesExactlyUpToItsBoundAndARefusedIssueLeavesNoToken() {
-        RecordingStore store = new RecordingStore(new RedisTokenStore(redis, null));
+        RecordingStore store = new RecordingStore(tokenStore());
         TokenExecutor counted = new TokenStrategy(store, keys);
-        IssueQuota quota = new RedisIssueQuota(redis, keys, 3, 0, WINDOW);
+        IssueQuota quota = issueQuota(3, 0, WINDOW);
         for (int i = 0; i < 3; i++) {
             String token = join(counted.issueAsync("alice", "submit", TTL, quota, "alice"))
                     .token();
@@ -179,9 +212,9 @@ class TokenContractTests extends RedisContract {
 
     @Test
     void theApplicationsBoundCountsEveryCallerAndIsCheckedAfterTheCallersOwn() {
-        RecordingStore store = new RecordingStore(new RedisTokenStore(redis, null));
+        RecordingStore store = new RecordingStore(tokenStore());
         TokenExecutor counted = new TokenStrategy(store, keys);
-        IssueQuota quota = new RedisIssueQuota(redis, keys, 2, 3, WINDOW);
+        IssueQuota quota = issueQuota(2, 3, WINDOW);
         join(counted.issueAsync("alice", "submit", TTL, quota, "alice"));
         join(counted.issueAsync("alice", "submit", TTL, quota, "alice"));
         assertThatThrownBy(() -> join(counted.issueAsync("alice", "submit", TTL, quota, "alice")))
@@ -224,7 +257,7 @@ class TokenContractTests extends RedisContract {
         System.out.printf("[race] token: %d tokens x %d submits, double consumes=%d%n", count, submits, doubles);
     }
 
-    /** The Redis store, telling the key of the token it was last asked to issue. */
+    /** A token store telling the key of the token it was last asked to issue. */
     private static final class RecordingStore implements TokenStore {
 
         private final TokenStore store;

@@ -24,6 +24,7 @@ final class EndpointConfiguration {
             putIfSet(values, "fingerprint", policy.getFingerprint());
             putIfSet(values, "onStoreFailure", policy.getOnStoreFailure());
             putIfSet(values, "releaseOn", policy.getReleaseOn());
+            putIfSet(values, "missingKey", policy.getMissingKey());
             policies.put(name, values);
         });
         Map<String, Object> description = new LinkedHashMap<>();
@@ -54,7 +55,8 @@ final class EndpointConfiguration {
                         "fingerprint", requestId.isFingerprint(),
                         "maxResponseSize", requestId.getMaxResponseSize().toString(),
                         "replayedHeaders", requestId.getReplayedHeaders(),
-                        "releaseOn", requestId.getReleaseOn().toString()));
+                        "releaseOn", requestId.getReleaseOn().toString(),
+                        "missingKey", requestId.getMissingKey()));
         description.put(
                 "token",
                 Map.of(

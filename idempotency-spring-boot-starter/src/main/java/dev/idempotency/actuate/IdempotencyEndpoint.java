@@ -1,11 +1,11 @@
 package dev.idempotency.actuate;
 
+import dev.idempotency.IdempotencyStore;
 import dev.idempotency.Strategy;
 import dev.idempotency.diagnostics.RedisDiagnostics;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.key.RedisKeys;
-import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.spi.Futures;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -19,7 +19,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
 /**
  * The {@code idempotency} Actuator endpoint. {@code GET} shows the effective configuration, every {@code @Idempotent}
- * operation found at startup, and Redis diagnostics. {@code DELETE} removes one record to unstick a key, e.g.
+ * operation found at startup, and Redis diagnostics (on Redis). {@code DELETE} removes one record to unstick a key, e.g.
  * {@code DELETE /actuator/idempotency?operation=POST /orders&key=abc} (add {@code scope=alice} for a user's key, or
  * {@code strategy=lock&key=sku-1} for a lock). It can remove any user's record, so it is read-only unless
  * {@code management.endpoint.idempotency.access=unrestricted}; secure it like any write endpoint.
@@ -28,9 +28,9 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 public class IdempotencyEndpoint {
 
     private final OperationRegistry registry;
-    private final RedisIdempotency idempotency;
+    private final IdempotencyStore idempotency;
     private final RedisKeys keys;
-    private final RedisDiagnostics diagnostics;
+    private final @Nullable RedisDiagnostics diagnostics;
     private final Map<String, Object> configuration;
 
     /**
@@ -38,13 +38,13 @@ public class IdempotencyEndpoint {
      *
      * @param registry the operations found at startup
      * @param idempotency the strategies and their stores
-     * @param diagnostics the Redis server checks
+     * @param diagnostics the Redis server checks; {@code null} without Redis ({@code store: in-memory})
      * @param configuration the effective configuration to show
      */
     IdempotencyEndpoint(
             OperationRegistry registry,
-            RedisIdempotency idempotency,
-            RedisDiagnostics diagnostics,
+            IdempotencyStore idempotency,
+            @Nullable RedisDiagnostics diagnostics,
             Map<String, Object> configuration) {
         this.registry = registry;
         this.idempotency = idempotency;
@@ -68,10 +68,12 @@ public class IdempotencyEndpoint {
                         .sorted(Comparator.comparing(OperationSpec::name).thenComparing(OperationSpec::id))
                         .map(IdempotencyEndpoint::describe)
                         .toList());
-        try {
-            description.put("redis", diagnostics.read().describe());
-        } catch (RuntimeException ex) {
-            description.put("redis", Map.of("error", String.valueOf(ex.getMessage())));
+        if (diagnostics != null) {
+            try {
+                description.put("redis", diagnostics.read().describe());
+            } catch (RuntimeException ex) {
+                description.put("redis", Map.of("error", String.valueOf(ex.getMessage())));
+            }
         }
         return description;
     }
@@ -108,8 +110,8 @@ public class IdempotencyEndpoint {
             case TOKEN -> throw new IllegalArgumentException("tokens expire by themselves; nothing to unstick");
         };
         boolean deleted = kind == Strategy.LOCK
-                ? Futures.join(idempotency.gateway().delete(redisKey))
-                : Futures.join(idempotency.deleteRequestIdRecord(redisKey)); // in Redis or the JDBC store
+                ? Futures.join(idempotency.deleteLock(redisKey))
+                : Futures.join(idempotency.deleteRequestIdRecord(redisKey)); // wherever the records live
         return Map.of("redisKey", redisKey, "deleted", deleted);
     }
 
@@ -125,6 +127,7 @@ public class IdempotencyEndpoint {
         if (operation.strategy() == Strategy.REQUEST_ID) {
             description.put("ttl", operation.ttl().toString());
             description.put("fingerprint", operation.fingerprint());
+            description.put("missingKey", operation.proceedWithoutKey() ? "proceed" : "reject");
         }
         if (operation.strategy() != Strategy.TOKEN) {
             description.put("lease", operation.lease().toString());

@@ -1,10 +1,11 @@
 package dev.idempotency.actuate;
 
+import dev.idempotency.IdempotencyStore;
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
 import dev.idempotency.diagnostics.RedisDiagnostics;
 import dev.idempotency.internal.operation.OperationRegistry;
-import dev.idempotency.redis.RedisIdempotency;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,9 +25,10 @@ public final class IdempotencyEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint(IdempotencyEndpoint.class)
     IdempotencyEndpoint idempotencyEndpoint(
             OperationRegistry registry,
-            RedisIdempotency idempotency,
-            RedisDiagnostics diagnostics,
+            IdempotencyStore idempotency,
+            ObjectProvider<RedisDiagnostics> diagnostics,
             IdempotencyProperties properties) {
-        return new IdempotencyEndpoint(registry, idempotency, diagnostics, EndpointConfiguration.describe(properties));
+        return new IdempotencyEndpoint(
+                registry, idempotency, diagnostics.getIfAvailable(), EndpointConfiguration.describe(properties));
     }
 }

@@ -1,8 +1,7 @@
 package dev.idempotency.autoconfigure;
 
+import dev.idempotency.IdempotencyStore;
 import dev.idempotency.aop.IdempotencyAdvisor;
-import dev.idempotency.diagnostics.RedisDiagnostics;
-import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.internal.aop.BlockingCallFlow;
 import dev.idempotency.internal.aop.FutureCallFlow;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
@@ -21,12 +20,10 @@ import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.scope.PrincipalResolver;
 import dev.idempotency.scope.ScopeResolver;
 import dev.idempotency.spi.IdempotencyStrategy;
-import dev.idempotency.spi.StoreListener;
 import dev.idempotency.token.TokenExecutor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -37,58 +34,34 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
-import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Auto-configuration of {@code @Idempotent}: the three strategies on the application's Redis, the operations resolved
- * at startup, and the AOP advisor that applies them. Spring MVC, WebFlux, metrics, observations, Spring Security and
- * the Actuator endpoint are configured by their own auto-configurations when present. If it cannot set itself up while
+ * Auto-configuration of {@code @Idempotent}: the three strategies on the store {@code idempotency.store} names (the
+ * application's Redis, its database for the records, or this JVM's memory), the operations resolved at startup, and
+ * the AOP advisor that applies them. Spring MVC, WebFlux, metrics, observations, Spring Security and the Actuator
+ * endpoint are configured by their own auto-configurations when present. If it cannot set itself up while
  * {@code @Idempotent} methods exist, {@link IdempotencyMisconfigurationAutoConfiguration} stops startup.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
-@ConditionalOnClass({RedisConnectionFactory.class, MethodInterceptor.class})
-@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+@ConditionalOnClass(MethodInterceptor.class)
+@Conditional(StoreConfigurations.Available.class)
 @ConditionalOnBooleanProperty(name = "idempotency.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(IdempotencyProperties.class)
-@Import({IdempotencySecurityConfiguration.class, IdempotencyReactorConfiguration.class})
+@Import({
+    IdempotencySecurityConfiguration.class,
+    IdempotencyReactorConfiguration.class,
+    StoreConfigurations.OnRedis.class,
+    StoreConfigurations.InMemory.class
+})
 public final class IdempotencyAutoConfiguration {
-
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    @DependsOnDatabaseInitialization
-    RedisIdempotency idempotencyRedis(
-            RedisConnectionFactory connectionFactory,
-            IdempotencyProperties properties,
-            ObjectProvider<StoreListener> listeners,
-            ObjectProvider<DataSource> dataSources,
-            Environment environment) {
-        // The timers run on threads of their own, never on the application's scheduler: a scheduler kept busy by
-        // the application (one thread by default) would delay renewals until leases end.
-        RedisIdempotency.Builder builder = RedisIdempotency.builder(connectionFactory);
-        if (properties.getStore() == IdempotencyProperties.RecordStore.JDBC) {
-            builder.recordStore(JdbcRecordStore.settings(properties.getJdbc(), dataSources));
-        }
-        return builder.virtualThreads(Threading.VIRTUAL.isActive(environment))
-                .keyPrefix(properties.getKeyPrefix())
-                .namespace(Namespace.resolve(properties, environment))
-                .listener(StoreListeners.composite(listeners.orderedStream().toList()))
-                .maxResultSize(properties.getRequestId().getMaxResponseSize().toBytes())
-                .undecodableResults(properties.getRequestId().getUndecodableResults())
-                .waitForReplicas(
-                        properties.getRedis().getWaitForReplicas(),
-                        properties.getRedis().getWaitForReplicasTimeout())
-                .build();
-    }
 
     /**
      * With the JDBC store, each transaction manager marks the claim of a protected call committed in every transaction
@@ -103,32 +76,32 @@ public final class IdempotencyAutoConfiguration {
     /** How record keys are built, for code that looks a record up: {@code keys.requestId(scope, operation, key)}. */
     @Bean
     @ConditionalOnMissingBean
-    RedisKeys idempotencyRedisKeys(RedisIdempotency idempotency) {
+    RedisKeys idempotencyRedisKeys(IdempotencyStore idempotency) {
         return idempotency.keys();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    RequestIdExecutor idempotencyRequestIdExecutor(RedisIdempotency idempotency) {
+    RequestIdExecutor idempotencyRequestIdExecutor(IdempotencyStore idempotency) {
         return idempotency.requestIds();
     }
 
     @Bean
     @ConditionalOnMissingBean
-    TokenExecutor idempotencyTokenExecutor(RedisIdempotency idempotency) {
+    TokenExecutor idempotencyTokenExecutor(IdempotencyStore idempotency) {
         return idempotency.tokens();
     }
 
     /** What the token endpoints of both stacks issue tokens with: the scope, the bounds and the lifetime. */
     @Bean
     TokenIssuer idempotencyTokenIssuer(
-            RedisIdempotency idempotency, TokenExecutor tokens, IdempotencyProperties properties) {
+            IdempotencyStore idempotency, TokenExecutor tokens, IdempotencyProperties properties) {
         IdempotencyProperties.Token token = properties.getToken();
         IdempotencyProperties.Token.Endpoint endpoint = token.getEndpoint();
         return new TokenIssuer(
                 tokens,
                 idempotency.issueQuota(endpoint.getMaxPerCaller(), endpoint.getMaxTotal(), Duration.ofMinutes(1)),
-                idempotency.gateway().listener(),
+                idempotency.listener(),
                 token.getHeader(),
                 token.getTtl(),
                 endpoint.isAnonymous());
@@ -136,7 +109,7 @@ public final class IdempotencyAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LeaseLockManager idempotencyLockManager(RedisIdempotency idempotency) {
+    LeaseLockManager idempotencyLockManager(IdempotencyStore idempotency) {
         return idempotency.locks();
     }
 
@@ -193,18 +166,6 @@ public final class IdempotencyAutoConfiguration {
     IdempotencyInterceptor idempotencyInterceptor(
             OperationRegistry registry, ObjectProvider<FlowSelector> selectors, Protection protection) {
         return new IdempotencyInterceptor(registry, selectors.orderedStream().toList(), protection);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    RedisDiagnostics idempotencyRedisDiagnostics(RedisIdempotency idempotency) {
-        return new RedisDiagnostics(idempotency);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    StartupDiagnostics idempotencyStartupDiagnostics(RedisDiagnostics diagnostics, Environment environment) {
-        return new StartupDiagnostics(diagnostics, environment);
     }
 
     /**

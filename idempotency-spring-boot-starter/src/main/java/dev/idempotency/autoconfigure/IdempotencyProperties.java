@@ -29,7 +29,7 @@ public class IdempotencyProperties implements InitializingBean {
 
     /**
      * Keeps this application's records and tokens apart from other applications' on the same Redis and prefix.
-     * Default: spring.application.name; empty for none (keys as before 0.1, e.g. while upgrading).
+     * Default: spring.application.name; empty for none.
      */
     private @Nullable String namespace;
 
@@ -61,8 +61,9 @@ public class IdempotencyProperties implements InitializingBean {
     private DataSize maxHeldBytes = DataSize.ofMegabytes(64);
 
     /**
-     * Where REQUEST_ID records and tokens live: redis, or jdbc (the application's DataSource, PostgreSQL), whose
-     * records commit in the same transaction as the method's own writes. Locks stay in Redis either way.
+     * Where REQUEST_ID records and tokens live: redis; jdbc (the application's DataSource, PostgreSQL), whose records
+     * commit in the same transaction as the method's own writes, locks staying in Redis; or in-memory (records, tokens
+     * and locks in this JVM, no Redis: for tests and local runs, it protects nothing across instances).
      */
     private RecordStore store = RecordStore.REDIS;
 
@@ -207,7 +208,9 @@ public class IdempotencyProperties implements InitializingBean {
         /** In Redis, with the tokens and locks. */
         REDIS,
         /** In the application's database (idempotency.jdbc.*); the completion joins the method's transaction. */
-        JDBC
+        JDBC,
+        /** Records, tokens and locks in this JVM's memory, without Redis: for tests and local runs. */
+        IN_MEMORY
     }
 
     /** The JDBC record store ({@code idempotency.store: jdbc}). */
@@ -296,6 +299,12 @@ public class IdempotencyProperties implements InitializingBean {
 
         /** Whether the same key with a different payload is rejected with 422. */
         private boolean fingerprint = true;
+
+        /**
+         * What a call without a key gets: reject (HTTP 400 missing-key) or proceed (it runs unprotected and is counted
+         * as idempotency.requests{outcome=no_key}), to watch clients adopt the header before enforcing it.
+         */
+        private MissingKey missingKey = MissingKey.REJECT;
 
         /**
          * Largest response stored for replay; a larger one is returned but not stored, and duplicates get 409
@@ -389,9 +398,25 @@ public class IdempotencyProperties implements InitializingBean {
             return maxResponseSize;
         }
 
+        public MissingKey getMissingKey() {
+            return missingKey;
+        }
+
+        public void setMissingKey(MissingKey missingKey) {
+            this.missingKey = missingKey;
+        }
+
         public void setMaxResponseSize(DataSize maxResponseSize) {
             this.maxResponseSize = maxResponseSize;
         }
+    }
+
+    /** What a {@code REQUEST_ID} call without a key gets. */
+    public enum MissingKey {
+        /** HTTP 400 missing-key (a {@code MissingIdempotencyKeyException} outside HTTP); the method does not run. */
+        REJECT,
+        /** The method runs without protection, counted with the outcome {@code no_key}: for a rollout. */
+        PROCEED
     }
 
     /** Settings of the {@code TOKEN} strategy. */
@@ -619,6 +644,17 @@ public class IdempotencyProperties implements InitializingBean {
 
         /** Outcomes that release the claim instead of storing the response (REQUEST_ID). */
         private @Nullable Set<ReleaseOutcome> releaseOn;
+
+        /** What a call without a key gets, for methods of this policy (REQUEST_ID): reject or proceed. */
+        private @Nullable MissingKey missingKey;
+
+        public @Nullable MissingKey getMissingKey() {
+            return missingKey;
+        }
+
+        public void setMissingKey(@Nullable MissingKey missingKey) {
+            this.missingKey = missingKey;
+        }
 
         public @Nullable Set<ReleaseOutcome> getReleaseOn() {
             return releaseOn;

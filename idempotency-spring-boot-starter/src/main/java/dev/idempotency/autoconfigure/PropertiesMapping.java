@@ -26,7 +26,8 @@ final class PropertiesMapping {
                 new StrategyDefaults(token.getHeader(), token.getTtl(), lock.getLease(), Duration.ZERO, false),
                 new StrategyDefaults(requestId.getHeader(), lock.getLease(), lock.getLease(), lock.getWait(), false),
                 properties.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED,
-                requestId.getReleaseOn());
+                requestId.getReleaseOn(),
+                requestId.getMissingKey() == IdempotencyProperties.MissingKey.PROCEED);
     }
 
     static Map<String, OperationDefaults.Policy> policies(IdempotencyProperties properties) {
@@ -47,7 +48,10 @@ final class PropertiesMapping {
                                 policy.getOnStoreFailure() == null
                                         ? null
                                         : policy.getOnStoreFailure() == IdempotencyProperties.StoreFailureMode.PROCEED,
-                                policy.getReleaseOn())));
+                                policy.getReleaseOn(),
+                                policy.getMissingKey() == null
+                                        ? null
+                                        : policy.getMissingKey() == IdempotencyProperties.MissingKey.PROCEED)));
         return policies;
     }
 }

@@ -18,8 +18,8 @@ final class StoreListeners {
         }
         return new StoreListener() {
             @Override
-            public void onCall(String kind, long nanos, boolean failed) {
-                listeners.forEach(listener -> listener.onCall(kind, nanos, failed));
+            public void onCall(String store, String kind, long nanos, boolean failed) {
+                listeners.forEach(listener -> listener.onCall(store, kind, nanos, failed));
             }
 
             @Override

@@ -79,8 +79,8 @@ final class UnprotectedMethodsGuard implements SmartInitializingSingleton, BeanF
                     + " idempotency.enabled=false to run @Idempotent methods unprotected.";
         }
         return "Configure spring.data.redis.* (Spring Boot then creates the connection factory) or define a"
-                + " RedisConnectionFactory bean, or set idempotency.enabled=false to run @Idempotent methods"
-                + " unprotected.";
+                + " RedisConnectionFactory bean; for tests and local runs, set idempotency.store=in-memory; or set"
+                + " idempotency.enabled=false to run @Idempotent methods unprotected.";
     }
 
     private static List<String> connectionFactories(ConfigurableListableBeanFactory beanFactory) {

@@ -3,7 +3,7 @@ package dev.idempotency.client;
 /** How a covered call ended: the tag {@code outcome} of the counter {@code idempotency.client.requests}. */
 enum CallOutcome {
     /** The first attempt gave the answer (whatever its status). */
-    FIRST_TRY("first-try"),
+    FIRST_TRY("first_try"),
     /** A later attempt gave the answer. */
     RETRIED("retried"),
     /** Every attempt failed in a retryable way; the caller got the last response or error. */

@@ -12,8 +12,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Micrometer meters of protected calls, when the application has a {@link MeterRegistry}: the counter
- * {@code idempotency.requests}, the timer {@code idempotency.redis} and the counters of leases lost, lock releases
- * failed and undecodable results.
+ * {@code idempotency.requests}, the timer {@code idempotency.store} (and its deprecated alias {@code idempotency.redis})
+ * and the counters of leases lost, lock releases failed, undecodable results, results not stored and tokens refused.
  */
 @AutoConfiguration(
         afterName = {

@@ -36,7 +36,7 @@ final class ObservingObserver implements InvocationObserver {
     private Observation create(String operation, Strategy strategy, @Nullable Object parent) {
         Observation observation = Observation.createNotStarted(OBSERVATION, observations)
                 .contextualName("idempotency " + operation)
-                .lowCardinalityKeyValue("strategy", strategy.name())
+                .lowCardinalityKeyValue("strategy", TagValues.of(strategy))
                 .lowCardinalityKeyValue("operation", operation);
         if (parent instanceof Observation caller) {
             observation.parentObservation(caller);

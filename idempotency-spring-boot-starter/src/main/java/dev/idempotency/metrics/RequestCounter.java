@@ -32,7 +32,7 @@ final class RequestCounter implements InvocationObserver {
                 operation + '\0' + outcome.tag(),
                 key -> Counter.builder(REQUESTS)
                         .description("Calls of @Idempotent methods by outcome")
-                        .tag("strategy", strategy.name())
+                        .tag("strategy", TagValues.of(strategy))
                         .tag("operation", operation)
                         .tag("outcome", outcome.tag())
                         .register(meters));

@@ -46,6 +46,8 @@ public enum Outcome {
     STORE_UNAVAILABLE,
     /** Redis failed and the policy said proceed: the method ran without protection. */
     UNPROTECTED,
+    /** The call carried no key and {@code missing-key: proceed} let the method run without protection. */
+    NO_KEY,
     /** The call failed before the method ran for a reason of its own (e.g. a key expression that threw). */
     ERROR;
 

@@ -79,7 +79,8 @@ public final class IdempotentOperationCustomizer implements GlobalOperationCusto
         }
         operation.addParametersItem(new HeaderParameter()
                 .name(spec.header())
-                .required(true)
+                // missing-key: proceed (a rollout) runs a call without the key, unprotected: the header is optional.
+                .required(!spec.proceedWithoutKey())
                 .description(
                         spec.strategy() == Strategy.TOKEN
                                 ? "One-time token from `POST " + tokenPath + "`; it works once"

@@ -33,6 +33,9 @@ final class OperationDescriptions {
         String key = spec.key() == null
                 ? "Send a unique `" + spec.header() + "` header per logical request (1 to 255 visible ASCII characters,"
                         + " plain or as a Structured Field string)."
+                        + (spec.proceedWithoutKey()
+                                ? " A request without it runs unprotected, as during a rollout of the header."
+                                : "")
                 : "The idempotency key is `" + source(spec.key()) + "`, taken from the request.";
         return "**Idempotent (REQUEST_ID).** " + key + " A retry with the same key"
                 + (spec.fingerprint() ? " and payload" : "") + " within " + format(spec.ttl())

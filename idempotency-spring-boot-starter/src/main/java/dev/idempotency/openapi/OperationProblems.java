@@ -31,7 +31,9 @@ final class OperationProblems {
         List<Problem> problems = new ArrayList<>();
         switch (spec.strategy()) {
             case REQUEST_ID -> {
-                problems.add(Problem.MISSING_KEY);
+                if (!spec.proceedWithoutKey()) {
+                    problems.add(Problem.MISSING_KEY);
+                }
                 if (spec.key() == null) {
                     problems.add(Problem.INVALID_KEY); // only a client's header is validated; SpEL keys are hashed
                 }

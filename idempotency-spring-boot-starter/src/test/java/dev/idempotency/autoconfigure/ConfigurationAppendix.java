@@ -29,7 +29,7 @@ final class ConfigurationAppendix {
                             && !name.equals("idempotency.policies"),
                     List.of(
                             "| `idempotency.policies.<name>.*` | | a named block of `ttl`, `lease`, `wait`, `header`,"
-                                    + " `fingerprint`, `fingerprint-fields`, `on-store-failure`, `release-on` for"
+                                    + " `fingerprint`, `fingerprint-fields`, `on-store-failure`, `release-on`, `missing-key` for"
                                     + " `@Idempotent(policy = \"<name>\")` |",
                             "| `idempotency.client.*` | | the retrying client, [below](#the-retrying-client-idempotencyclient) |",
                             "| `idempotency.kafka.*` | | the Kafka binding, [below](#kafka-idempotencykafka) |")),

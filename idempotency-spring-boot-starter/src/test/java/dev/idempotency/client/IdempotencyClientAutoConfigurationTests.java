@@ -106,7 +106,7 @@ class IdempotencyClientAutoConfigurationTests {
                     MeterRegistry meters = context.getBean(MeterRegistry.class);
                     assertThat(meters.find(MicrometerCallOutcomes.REQUESTS).counters())
                             .extracting(counter -> counter.getId().getTag("outcome"))
-                            .containsExactlyInAnyOrder("first-try", "retried", "exhausted");
+                            .containsExactlyInAnyOrder("first_try", "retried", "exhausted");
                 });
     }
 

@@ -185,7 +185,7 @@ class RetryDecisionTests {
     @ParameterizedTest
     @EnumSource
     void anotherConflictIsNotRetriedAndKeepsItsBody(Client caller) {
-        double firstTry = ClientApp.calls(client, "first-try");
+        double firstTry = ClientApp.calls(client, "first_try");
         int before = ledger.exchanges("/conflict").size();
 
         ResponseEntity<String> response = caller.post("/conflict", null, null);
@@ -194,7 +194,7 @@ class RetryDecisionTests {
         assertThat(response.getBody()).contains("urn:shop:problem:out-of-stock", "Only 0 left");
         assertThat(ledger.exchanges("/conflict")).hasSize(before + 1);
         assertThat(waits.asked()).isEmpty();
-        assertThat(ClientApp.calls(client, "first-try")).isEqualTo(firstTry + 1);
+        assertThat(ClientApp.calls(client, "first_try")).isEqualTo(firstTry + 1);
     }
 
     /** Larger than a problem document, and without Content-Length: read up to the limit only, so not retried. */

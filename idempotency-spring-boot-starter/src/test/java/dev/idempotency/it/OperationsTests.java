@@ -100,7 +100,11 @@ class OperationsTests {
                     .as("%s %s", expected[0], expected[1])
                     .isEqualTo(Double.parseDouble(expected[2]));
         }
-        assertThat(get("/actuator/metrics/idempotency.redis").body()).contains("\"kind\"", "claim", "consume");
+        assertThat(get("/actuator/metrics/idempotency.store").body())
+                .contains("\"store\"", "redis", "\"kind\"", "claim", "consume");
+        assertThat(get("/actuator/metrics/idempotency.redis").body())
+                .as("the deprecated alias, for one release")
+                .contains("\"kind\"", "claim", "consume");
         assertThat(observed)
                 .anySatisfy(context -> assertThat(context.getName()).isEqualTo("idempotency"))
                 .anySatisfy(context ->

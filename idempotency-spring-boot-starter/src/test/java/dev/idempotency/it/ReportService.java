@@ -18,4 +18,10 @@ public class ReportService {
         int run = runs.incrementAndGet();
         return List.of(new Report(id, run), new Report(id + "-b", run));
     }
+
+    /** Under policy rollout ({@code missing-key: proceed}): a call whose key is null runs unprotected. */
+    @Idempotent(key = "#id", policy = "rollout")
+    public Report archive(String id) {
+        return new Report(String.valueOf(id), runs.incrementAndGet());
+    }
 }

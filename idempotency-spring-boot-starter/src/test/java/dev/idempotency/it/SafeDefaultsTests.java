@@ -67,7 +67,7 @@ class SafeDefaultsTests extends ShopTest {
 
     private double lost() {
         var counter =
-                meters.find("idempotency.leases.lost").tag("strategy", "LOCK").counter();
+                meters.find("idempotency.leases.lost").tag("strategy", "lock").counter();
         return counter == null ? 0 : counter.count();
     }
 

@@ -107,6 +107,13 @@ public class ShopController {
         return Map.of("run", count("lenient"));
     }
 
+    /** Under policy rollout ({@code missing-key: proceed}): a request without a key runs unprotected. */
+    @PostMapping("/rollout")
+    @Idempotent(policy = "rollout")
+    public Map<String, Object> rollout(@RequestBody OrderRequest request) {
+        return Map.of("run", count("rollout"), "item", request.item());
+    }
+
     @PostMapping("/failing")
     @Idempotent
     public String failing() {

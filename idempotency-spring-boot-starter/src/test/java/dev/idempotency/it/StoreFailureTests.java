@@ -92,8 +92,8 @@ class StoreFailureTests {
 
         assertThat(outcomes("ShopController#create", "store_unavailable")).isEqualTo(unavailableBefore + 1);
         assertThat(outcomes("ShopController#lenient", "unprotected")).isEqualTo(unprotectedBefore + 1);
-        assertThat(meters.find("idempotency.redis")
-                        .tags("kind", "claim", "result", "failure")
+        assertThat(meters.find("idempotency.store")
+                        .tags("store", "redis", "kind", "claim", "result", "failure")
                         .timer())
                 .isNotNull();
 

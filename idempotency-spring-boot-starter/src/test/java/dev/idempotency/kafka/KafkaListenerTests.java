@@ -145,6 +145,24 @@ class KafkaListenerTests extends KafkaTest {
     }
 
     @Test
+    void withMissingKeyProceedRecordsWithoutAKeyRunUnprotectedAndKeyedOnesOnce() throws Exception {
+        String noKey = unique("order-without-key");
+        String keyed = unique("order");
+        String key = unique("key");
+        try (KafkaProducer<String, String> producer = producer(Map.of())) { // no key stamping
+            producer.send(new ProducerRecord<>("rollout", "customer-7", noKey)).get(10, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>("rollout", "customer-7", noKey)).get(10, TimeUnit.SECONDS);
+        }
+        send("rollout", null, "customer-7", key, keyed);
+        send("rollout", null, "customer-7", key, keyed);
+
+        await("every record handled", () -> deliveries.succeeded("rollout", keyed) == 2);
+        assertThat(deliveries.succeeded("rollout", noKey)).isEqualTo(2);
+        assertThat(orders.executions().of(noKey)).as("no key, no protection").isEqualTo(2);
+        assertThat(orders.executions().of(keyed)).isEqualTo(1);
+    }
+
+    @Test
     void fingerprintFieldsPickTheMembersOfARecordValueThatCount() throws Exception {
         String key = unique("key");
         String first = "{\"amount\":5,\"currency\":\"EUR\",\"memo\":\"" + unique("rent") + "\"}";

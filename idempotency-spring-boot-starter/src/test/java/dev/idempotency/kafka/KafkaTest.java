@@ -52,6 +52,7 @@ import org.springframework.test.context.DynamicPropertySource;
         bootstrapServersProperty = "spring.kafka.bootstrap-servers",
         topics = {
             "orders",
+            "rollout",
             "uncommitted",
             "flaky",
             "keyed",

@@ -60,6 +60,13 @@ class OrderListeners {
         executions.increment(transfer);
     }
 
+    /** Policy {@code rollout} ({@code missing-key: proceed}): a record without a key header runs unprotected. */
+    @KafkaListener(id = "rollout", topics = "rollout")
+    @Idempotent(policy = "rollout")
+    public void rollout(String order) {
+        executions.increment(order);
+    }
+
     /** A one-time token, in the record's key header, guards the notice. */
     @KafkaListener(id = "notices", topics = "notices")
     @Idempotent(strategy = Strategy.TOKEN, operation = "notices")

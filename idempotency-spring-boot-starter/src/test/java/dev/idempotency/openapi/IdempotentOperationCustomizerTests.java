@@ -79,6 +79,17 @@ class IdempotentOperationCustomizerTests {
     }
 
     @Test
+    void duringARolloutTheKeyHeaderIsOptionalAndAMissingKeyIsNoProblem() {
+        document("order", "idempotency.request-id.missing-key=proceed", operation -> {
+            Parameter header = operation.getParameters().get(0);
+            assertThat(header.getName()).isEqualTo("Idempotency-Key");
+            assertThat(header.getRequired()).isFalse();
+            assertProblems(operation.getResponses().get("400"), "invalid-key");
+            assertThat(operation.getDescription()).contains("runs unprotected");
+        });
+    }
+
+    @Test
     void proceedingOnStoreFailureMeansNo503() {
         document(
                 "order",

@@ -118,7 +118,7 @@ final class MarkdownReport {
                 .append(". Do not edit by hand: rerun the script (the findings section comes from")
                 .append(" `benchmarks/findings.md`).\n\n");
         md.append("## Reproduce\n\n```\n")
-                .append(env.getProperty("command", "flock /tmp/mvn.lock benchmarks/run.sh"))
+                .append(env.getProperty("command", "benchmarks/run.sh"))
                 .append("\n```\n\n");
         md.append("See `benchmarks/README.md` for what the script does and its options.\n\n");
         machine(md);

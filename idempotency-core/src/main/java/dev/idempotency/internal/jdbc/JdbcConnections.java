@@ -93,7 +93,7 @@ public final class JdbcConnections implements AutoCloseable {
         } catch (SQLException ex) {
             throw unavailable(ex);
         } finally {
-            listener.onCall(kind, System.nanoTime() - start, failed);
+            listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
         }
     }
 
@@ -110,7 +110,7 @@ public final class JdbcConnections implements AutoCloseable {
             throw unavailable(ex);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
-            listener.onCall(kind, System.nanoTime() - start, failed);
+            listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
         }
     }
 

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One acquisition of a lock, renewed while held. A call nested in the call that holds it (or the thread that holds its
- * handle) may enter it again; the lock is released in Redis when the outermost hold ends. As a {@link Permit} it never
+ * handle) may enter it again; the lock is released in the store when the outermost hold ends. As a {@link Permit} it never
  * fails: once the work ran, a
  * lost lock or a failed release is logged and counted, and the lock is left to expire.
  */
@@ -22,7 +22,7 @@ final class HeldLock implements Permit {
 
     private static final Logger log = LoggerFactory.getLogger(HeldLock.class);
 
-    private final RedisLeaseLockManager manager;
+    private final LeaseLocks manager;
     private final String resource;
     private final String key;
     private final String owner;
@@ -33,12 +33,7 @@ final class HeldLock implements Permit {
     private final AtomicInteger holds = new AtomicInteger(1);
 
     HeldLock(
-            RedisLeaseLockManager manager,
-            String resource,
-            String key,
-            String owner,
-            long fencingToken,
-            @Nullable Thread holder) {
+            LeaseLocks manager, String resource, String key, String owner, long fencingToken, @Nullable Thread holder) {
         this.manager = manager;
         this.resource = resource;
         this.key = key;
@@ -71,7 +66,7 @@ final class HeldLock implements Permit {
         return releaseQuietly();
     }
 
-    /** Leaves one hold; releases in Redis when it was the outermost. {@code true} when released as still held. */
+    /** Leaves one hold; releases in the store when it was the outermost. {@code true} when released as still held. */
     CompletableFuture<Boolean> release() {
         if (holds.decrementAndGet() > 0) {
             return CompletableFuture.completedFuture(true);

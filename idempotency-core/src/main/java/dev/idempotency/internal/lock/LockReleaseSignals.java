@@ -1,64 +1,33 @@
 package dev.idempotency.internal.lock;
 
 import dev.idempotency.internal.Scheduling;
-import dev.idempotency.internal.redis.RedisGateway;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jspecify.annotations.Nullable;
-import org.springframework.data.redis.connection.RedisConnection;
 
 /**
- * Wakes callers waiting for a busy lock as soon as its holder releases it. Release scripts {@code PUBLISH} the lock
- * key; one subscription per application, opened on the first wait, bumps a per-key generation and completes the
- * futures of that key's waiters. Messages are handled on Lettuce's I/O thread, so no thread is started per message.
- * Waiters also wake by timeout, so a lost message or a crashed holder (whose lock just expires) costs at most the
- * fallback interval. A subscription that cannot be opened fails the wait like any Redis failure, and is tried again
- * by the next wait.
+ * Wakes callers waiting for a busy lock as soon as its holder releases it: the {@link LockStore} reports each release
+ * (Redis publishes it; the in-memory store calls at once), which bumps a per-key generation and completes the futures
+ * of that key's waiters. Waiters also wake by timeout, so a lost message or a crashed holder (whose lock just expires)
+ * costs at most the fallback interval. A feed of releases that cannot be opened fails the wait like any store failure,
+ * and is tried again by the next wait.
  */
-final class LockReleaseSignals implements AutoCloseable {
+final class LockReleaseSignals {
 
-    private final RedisGateway redis;
-    private final byte[] channel;
+    private final LockStore store;
     private final Scheduling scheduling;
     private final ConcurrentHashMap<String, Signal> signals = new ConcurrentHashMap<>();
-    private @Nullable CompletableFuture<RedisConnection> subscription;
 
-    LockReleaseSignals(RedisGateway redis, String channel, Scheduling scheduling) {
-        this.redis = redis;
-        this.channel = channel.getBytes(StandardCharsets.UTF_8);
+    LockReleaseSignals(LockStore store, Scheduling scheduling) {
+        this.store = store;
         this.scheduling = scheduling;
     }
 
-    /** Completes once the subscription is open; fails (store unavailable) when it cannot be opened. */
-    synchronized CompletableFuture<?> subscribed() {
-        CompletableFuture<RedisConnection> current = subscription;
-        if (current == null || current.isCompletedExceptionally() || isGone(current)) {
-            current = redis.offload(this::subscribe);
-            subscription = current;
-        }
-        return current;
-    }
-
-    /** A subscription whose connection was closed, e.g. because the connection factory was stopped and started. */
-    private static boolean isGone(CompletableFuture<RedisConnection> subscription) {
-        RedisConnection connection = subscription.getNow(null);
-        return connection != null && (connection.isClosed() || !connection.isSubscribed());
-    }
-
-    private RedisConnection subscribe() {
-        RedisConnection connection = redis.connectionFactory().getConnection();
-        try {
-            connection.subscribe(
-                    (message, pattern) -> onRelease(new String(message.getBody(), StandardCharsets.UTF_8)), channel);
-            return connection;
-        } catch (RuntimeException ex) {
-            connection.close();
-            throw ex;
-        }
+    /** Completes once releases are heard; fails (store unavailable) when they cannot be. */
+    CompletableFuture<?> subscribed() {
+        return store.releases(this::onRelease);
     }
 
     /** Registers interest in {@code key}; call before trying the lock so that no release slips between. */
@@ -78,14 +47,6 @@ final class LockReleaseSignals implements AutoCloseable {
         Signal signal = signals.get(key);
         if (signal != null) {
             signal.bump();
-        }
-    }
-
-    @Override
-    public synchronized void close() {
-        CompletableFuture<RedisConnection> current = subscription;
-        if (current != null) {
-            current.thenAccept(RedisConnection::close);
         }
     }
 

@@ -1,4 +1,4 @@
-/** The Redis implementation of the {@code LOCK} strategy; internal, built by {@link dev.idempotency.redis.RedisIdempotency}. */
+/** The {@code LOCK} strategy over its stores (Redis, memory); internal, built by the entry points (RedisIdempotency, InMemoryIdempotency). */
 @NullMarked
 package dev.idempotency.internal.lock;
 

@@ -100,7 +100,7 @@ public final class RedisGateway implements AutoCloseable {
             sent = CompletableFuture.failedFuture(ex);
         }
         sent.whenComplete((value, failure) -> {
-            listener.onCall(kind, System.nanoTime() - start, failure != null);
+            listener.onCall(StoreListener.REDIS, kind, System.nanoTime() - start, failure != null);
             if (failure == null) {
                 result.complete(value);
             } else {

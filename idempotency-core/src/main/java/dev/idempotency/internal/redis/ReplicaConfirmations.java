@@ -96,7 +96,7 @@ public final class ReplicaConfirmations implements AutoCloseable {
             if (!error.startsWith("MOVED ") && !error.startsWith("READONLY")) {
                 return CompletableFuture.failedFuture(failure);
             }
-            return redis.timed("refresh-slots", cluster::refreshPartitionsAsync)
+            return redis.timed("refresh_slots", cluster::refreshPartitionsAsync)
                     .thenCompose(refreshed -> onOwner(kind, key, write));
         });
     }

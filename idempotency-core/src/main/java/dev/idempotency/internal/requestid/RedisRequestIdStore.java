@@ -117,18 +117,7 @@ public final class RedisRequestIdStore implements RequestIdStore {
                         : CompletableFuture.failedFuture(failure))
                 .thenApply(existing -> existing == null
                         ? new ClaimOutcome.Acquired(new Claim(recordKey, owner, fingerprint, sentAt))
-                        : outcomeOf(existing, fingerprint));
-    }
-
-    private static ClaimOutcome outcomeOf(byte[] existing, String fingerprint) {
-        RequestRecord record = RequestRecord.decode(existing);
-        if (record.mismatches(fingerprint)) {
-            return new ClaimOutcome.Mismatch();
-        }
-        if (!record.completed()) {
-            return new ClaimOutcome.InProgress();
-        }
-        return record.kept() ? new ClaimOutcome.Replay(record.result(), existing) : new ClaimOutcome.NotKept();
+                        : RequestRecord.outcomeOf(existing, fingerprint));
     }
 
     /** The claim's write; with wait-for-replicas, a claim made is released unless enough replicas acknowledged it. */

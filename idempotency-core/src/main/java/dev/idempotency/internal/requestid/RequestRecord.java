@@ -71,6 +71,18 @@ record RequestRecord(boolean completed, boolean kept, String fingerprint, byte[]
         throw new IllegalStateException("Not an idempotency record (" + value.length + " bytes)");
     }
 
+    /** What a claim with {@code fingerprint} finds in the record {@code existing}, which it did not write. */
+    static ClaimOutcome outcomeOf(byte[] existing, String fingerprint) {
+        RequestRecord record = decode(existing);
+        if (record.mismatches(fingerprint)) {
+            return new ClaimOutcome.Mismatch();
+        }
+        if (!record.completed()) {
+            return new ClaimOutcome.InProgress();
+        }
+        return record.kept() ? new ClaimOutcome.Replay(record.result(), existing) : new ClaimOutcome.NotKept();
+    }
+
     /** Whether a request with {@code otherFingerprint} carries a different payload than the one that made this record. */
     boolean mismatches(String otherFingerprint) {
         return !fingerprint.equals(NO_FINGERPRINT)

@@ -217,7 +217,7 @@ public final class RedisIssueQuota implements IssueQuota {
     }
 
     private CompletableFuture<List<Long>> count(byte[] key) {
-        return redis.eval("issue-count", COUNT, ScriptOutputType.MULTI, new byte[][] {key}, window);
+        return redis.eval("issue_count", COUNT, ScriptOutputType.MULTI, new byte[][] {key}, window);
     }
 
     private CompletableFuture<List<Long>> count(RedisClusterAsyncCommands<byte[], byte[]> commands, byte[] key) {

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RedisTokenStore implements TokenStore {
 
-    private static final byte[] VALID = {'V'};
+    static final byte[] VALID = {'V'};
 
     /**
      * KEYS[1] token; ARGV[1] the submit's mark. Marks a valid token used by this submit; a used token keeps the mark of
@@ -133,7 +133,7 @@ public final class RedisTokenStore implements TokenStore {
     }
 
     /** The value of a token {@code mark}'s submit used. */
-    private static byte[] used(String mark) {
+    static byte[] used(String mark) {
         return ("U" + mark).getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.internal.lock.RedisLeaseLockManager;
+import dev.idempotency.internal.lock.LeaseLocks;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.internal.token.RedisTokenStore;
@@ -62,7 +62,7 @@ class ClusterReplicaTests {
         ReplicaConfirmations confirmations = new ReplicaConfirmations(redis, 1, WAIT, scheduling);
         RedisRequestIdStore store =
                 new RedisRequestIdStore(redis, confirmations, RedisRequestIdStore.ClaimCommand.AUTO);
-        LeaseLockManager locks = new RedisLeaseLockManager(
+        LeaseLockManager locks = LeaseLocks.inRedis(
                 redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, confirmations);
         TokenExecutor tokens = new TokenStrategy(new RedisTokenStore(redis, confirmations), keys);
         String token = tokens.issue("user-1", "submit", LEASE).token();

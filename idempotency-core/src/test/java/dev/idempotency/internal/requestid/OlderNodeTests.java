@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.internal.lock.RedisLeaseLockManager;
+import dev.idempotency.internal.lock.LeaseLocks;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.token.RedisTokenStore;
 import dev.idempotency.internal.token.TokenStrategy;
@@ -63,8 +63,8 @@ class OlderNodeTests {
             RedisClusterClient client = (RedisClusterClient) factory.getRequiredNativeClient();
             RedisKeys keys = new RedisKeys("mixed:");
             RedisRequestIdStore store = new RedisRequestIdStore(redis, null, RedisRequestIdStore.ClaimCommand.AUTO);
-            LeaseLockManager locks = new RedisLeaseLockManager(
-                    redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, null);
+            LeaseLockManager locks =
+                    LeaseLocks.inRedis(redis, keys, new LeaseRenewer(scheduling, StoreListener.NONE), scheduling, null);
             TokenExecutor tokens = new TokenStrategy(new RedisTokenStore(redis, null), keys);
 
             Map<Integer, Integer> claims = new TreeMap<>();

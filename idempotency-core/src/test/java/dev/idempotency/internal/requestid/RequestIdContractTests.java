@@ -14,12 +14,12 @@ import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
-import dev.idempotency.support.RedisContract;
+import dev.idempotency.spi.StoreListener;
+import dev.idempotency.support.StoreContract;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -34,10 +34,10 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code REQUEST_ID} contract, run against every Redis topology users run. */
+/** The {@code REQUEST_ID} contract, run against every Redis topology users run and against memory. */
 @ParameterizedClass
 @MethodSource("setups")
-class RequestIdContractTests extends RedisContract {
+class RequestIdContractTests extends StoreContract {
 
     private static final Duration TTL = Duration.ofMinutes(5);
     private static final Duration LEASE = Duration.ofSeconds(30);
@@ -45,20 +45,19 @@ class RequestIdContractTests extends RedisContract {
     @Parameter(1)
     RedisRequestIdStore.ClaimCommand claims;
 
-    private RedisRequestIdStore store;
+    private RequestIdStore records;
     private RequestIdStrategy executor;
 
-    /** Every topology, and claims by script as on Redis 6.2, where {@code SET NX GET} is refused. */
+    /** Every store, and on Redis claims by script as on Redis 6.2, where {@code SET NX GET} is refused. */
     static Stream<Arguments> setups() {
         return Stream.concat(
-                Arrays.stream(Topologies.values())
-                        .map(topology -> Arguments.of(topology, RedisRequestIdStore.ClaimCommand.AUTO)),
-                Stream.of(Arguments.of(Topologies.STANDALONE, RedisRequestIdStore.ClaimCommand.SCRIPT)));
+                stores().stream().map(store -> Arguments.of(store, RedisRequestIdStore.ClaimCommand.AUTO)),
+                Stream.of(Arguments.of(new Store(Topologies.STANDALONE), RedisRequestIdStore.ClaimCommand.SCRIPT)));
     }
 
     @Override
     protected void setUp() {
-        store = new RedisRequestIdStore(redis, null, claims);
+        records = requestIdStore(claims);
         executor = executor(Long.MAX_VALUE);
     }
 
@@ -68,11 +67,11 @@ class RequestIdContractTests extends RedisContract {
 
     private RequestIdStrategy executor(long maxResultSize, UndecodableResults undecodableResults) {
         return new RequestIdStrategy(
-                store, redis.listener(), keys, renewer, scheduling, maxResultSize, undecodableResults);
+                records, StoreListener.NONE, keys, renewer, scheduling, maxResultSize, undecodableResults);
     }
 
     private ClaimOutcome claim(String key, String fingerprint, Duration lease) {
-        return join(store.claim(key, fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint, lease));
+        return join(records.claim(key, fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint, lease));
     }
 
     private String newKey() {
@@ -91,7 +90,7 @@ class RequestIdContractTests extends RedisContract {
     void completedRecordIsReplayedWithItsTtl() {
         String key = newKey();
         Claim claim = acquire(key, "f".repeat(22));
-        assertThat(join(store.complete(claim, bytes("result"), TTL))).isTrue();
+        assertThat(join(records.complete(claim, bytes("result"), TTL))).isTrue();
         ClaimOutcome duplicate = claim(key, "f".repeat(22), LEASE);
         assertThat(duplicate)
                 .isInstanceOfSatisfying(
@@ -103,7 +102,7 @@ class RequestIdContractTests extends RedisContract {
     @Test
     void differentFingerprintIsAMismatchButNoFingerprintIsNot() {
         String key = newKey();
-        join(store.complete(acquire(key, "a".repeat(22)), bytes("r"), TTL));
+        join(records.complete(acquire(key, "a".repeat(22)), bytes("r"), TTL));
         assertThat(claim(key, "b".repeat(22), LEASE)).isInstanceOf(ClaimOutcome.Mismatch.class);
         assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
     }
@@ -111,7 +110,7 @@ class RequestIdContractTests extends RedisContract {
     @Test
     void releasedClaimCanBeClaimedAgain() {
         String key = newKey();
-        assertThat(join(store.release(acquire(key, null)))).isTrue();
+        assertThat(join(records.release(acquire(key, null)))).isTrue();
         assertThat(exists(key)).isFalse();
         assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Acquired.class);
     }
@@ -120,7 +119,7 @@ class RequestIdContractTests extends RedisContract {
     void renewExtendsTheLease() {
         String key = newKey();
         Claim claim = acquire(key, null);
-        assertThat(join(store.renew(claim, Duration.ofMinutes(10)))).isTrue();
+        assertThat(join(records.renew(claim, Duration.ofMinutes(10)))).isTrue();
         assertThat(pttl(key)).isGreaterThan(LEASE.toMillis());
     }
 
@@ -130,12 +129,12 @@ class RequestIdContractTests extends RedisContract {
         Claim stale = acquire(key, null);
         delete(key); // the stale owner's lease ran out
         Claim current = acquire(key, null);
-        assertThat(join(store.complete(stale, bytes("stale"), TTL))).isFalse();
-        assertThat(join(store.renew(stale, TTL))).isFalse();
-        assertThat(join(store.release(stale))).isFalse();
+        assertThat(join(records.complete(stale, bytes("stale"), TTL))).isFalse();
+        assertThat(join(records.renew(stale, TTL))).isFalse();
+        assertThat(join(records.release(stale))).isFalse();
         assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.InProgress.class);
-        assertThat(join(store.complete(current, bytes("current"), TTL))).isTrue();
-        assertThat(join(store.complete(current, bytes("again"), TTL)))
+        assertThat(join(records.complete(current, bytes("current"), TTL))).isTrue();
+        assertThat(join(records.complete(current, bytes("again"), TTL)))
                 .as("completed records are final")
                 .isFalse();
         assertThat(((ClaimOutcome.Replay) claim(key, null, LEASE)).result()).isEqualTo(bytes("current"));
@@ -404,7 +403,7 @@ class RequestIdContractTests extends RedisContract {
         String key = newKey();
         Claim claim = acquire(key, null);
         delete(key); // Redis restarted empty, or the lease ran out, while the work finished
-        assertThat(join(store.complete(claim, bytes("done"), TTL))).isTrue();
+        assertThat(join(records.complete(claim, bytes("done"), TTL))).isTrue();
         assertThat(claim(key, null, LEASE)).isInstanceOf(ClaimOutcome.Replay.class);
     }
 

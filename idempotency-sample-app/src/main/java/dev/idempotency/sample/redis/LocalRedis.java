@@ -17,7 +17,8 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Starts a {@link LocalRedisServer} and points {@code spring.data.redis.host/port} at it, unless the application names
- * a Redis itself ({@code spring.data.redis.host}, {@code port}, {@code url}, or sentinel or cluster nodes).
+ * a Redis itself ({@code spring.data.redis.host}, {@code port}, {@code url}, or sentinel or cluster nodes) or needs none
+ * ({@code idempotency.store: in-memory}).
  *
  * <p>A bean factory post-processor rather than an {@code EnvironmentPostProcessor}: it runs once every property source
  * is in place, including those a test adds with {@code @DynamicPropertySource} (which an environment post-processor
@@ -62,6 +63,10 @@ public class LocalRedis implements BeanFactoryPostProcessor, EnvironmentAware, P
                 CONNECTION_PROPERTIES.stream().filter(env::containsProperty).findFirst();
         if (configured.isPresent()) {
             log.debug("{} is set: using that Redis, not starting one", configured.get());
+            return;
+        }
+        if ("in-memory".equalsIgnoreCase(env.getProperty("idempotency.store"))) {
+            log.debug("idempotency.store is in-memory: no Redis needed, not starting one");
             return;
         }
         LocalRedisServer started = startServer();

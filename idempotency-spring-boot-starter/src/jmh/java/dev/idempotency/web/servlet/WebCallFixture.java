@@ -119,7 +119,8 @@ final class WebCallFixture implements AutoCloseable {
                         lockSettings.getWait(),
                         false),
                 false,
-                dev.idempotency.web.ReleaseOutcome.defaults());
+                dev.idempotency.web.ReleaseOutcome.defaults(),
+                false);
         registry = new OperationRegistry(new OperationResolver(
                 defaults,
                 Map.of(),

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.aop;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.operation.KeylessCall;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
@@ -10,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The end of a call whose protection failed: with {@code on-store-failure: proceed} a Redis failure before the method
- * ran lets it run unprotected (counted and logged); anything else ends the observation and is rethrown.
+ * ran lets it run unprotected (counted and logged), and so does a missing key with {@code missing-key: proceed}
+ * ({@link KeylessCall}, counted as {@code no_key}); anything else ends the observation and is rethrown.
  */
 public final class Unprotected {
 
@@ -26,7 +28,7 @@ public final class Unprotected {
             ProtectedInvocation call, InvocationObserver.Scope observation, Throwable failure, boolean started)
             throws Throwable {
         if (!started && mayRunUnprotected(call, failure)) {
-            observation.end(Outcome.UNPROTECTED, null);
+            observation.end(outcomeOf(failure), null);
             return call.proceed();
         }
         observation.end(started ? Outcome.EXECUTED : Outcome.ofRejection(failure), failure);
@@ -35,6 +37,12 @@ public final class Unprotected {
 
     /** Whether the call may run without protection after {@code failure}; logs it when so. */
     public static boolean mayRunUnprotected(ProtectedInvocation call, Throwable failure) {
+        if (failure instanceof KeylessCall) {
+            log.debug(
+                    "No idempotency key; running {} unprotected (missing-key: proceed)",
+                    call.spec().name());
+            return true;
+        }
         if (failure instanceof IdempotencyStoreUnavailableException
                 && call.spec().proceedOnStoreFailure()) {
             log.warn(
@@ -44,5 +52,10 @@ public final class Unprotected {
             return true;
         }
         return false;
+    }
+
+    /** How a call that runs unprotected after {@code failure} is counted. */
+    public static Outcome outcomeOf(Throwable failure) {
+        return failure instanceof KeylessCall ? Outcome.NO_KEY : Outcome.UNPROTECTED;
     }
 }

@@ -14,13 +14,15 @@ import org.jspecify.annotations.Nullable;
  * @param lock defaults of {@code LOCK}
  * @param proceedOnStoreFailure whether methods run unprotected when Redis fails
  * @param releaseOn the HTTP outcomes that release a {@code REQUEST_ID} claim
+ * @param proceedWithoutKey whether a {@code REQUEST_ID} call without a key runs unprotected instead of being refused
  */
 public record OperationDefaults(
         StrategyDefaults requestId,
         StrategyDefaults token,
         StrategyDefaults lock,
         boolean proceedOnStoreFailure,
-        Set<ReleaseOutcome> releaseOn) {
+        Set<ReleaseOutcome> releaseOn,
+        boolean proceedWithoutKey) {
 
     StrategyDefaults of(Strategy strategy) {
         return switch (strategy) {
@@ -43,8 +45,9 @@ public record OperationDefaults(
             @Nullable Boolean fingerprint,
             @Nullable PayloadFields fingerprintFields,
             @Nullable Boolean proceedOnStoreFailure,
-            @Nullable Set<ReleaseOutcome> releaseOn) {
+            @Nullable Set<ReleaseOutcome> releaseOn,
+            @Nullable Boolean proceedWithoutKey) {
 
-        static final Policy NONE = new Policy(null, null, null, null, null, null, null, null);
+        static final Policy NONE = new Policy(null, null, null, null, null, null, null, null, null);
     }
 }

@@ -95,7 +95,11 @@ public final class OperationResolver {
                         : defaults.proceedOnStoreFailure(),
                 Set.copyOf(policy.releaseOn() != null ? policy.releaseOn() : defaults.releaseOn()),
                 annotation.policy(),
-                beanCall(method, id, strategy, fields));
+                beanCall(method, id, strategy, fields),
+                strategy == Strategy.REQUEST_ID
+                        && (policy.proceedWithoutKey() != null
+                                ? policy.proceedWithoutKey()
+                                : defaults.proceedWithoutKey()));
     }
 
     private Duration ttl(

@@ -29,6 +29,8 @@ import org.jspecify.annotations.Nullable;
  * @param releaseOn the HTTP outcomes that release a {@code REQUEST_ID} claim instead of storing the response
  * @param policy the policy name, empty when none
  * @param beanCall how a call outside HTTP runs, by the method's return type
+ * @param proceedWithoutKey whether a call without a key runs unprotected ({@code missing-key: proceed},
+ *     {@code REQUEST_ID} only) instead of being refused
  */
 public record OperationSpec(
         Method method,
@@ -47,7 +49,8 @@ public record OperationSpec(
         boolean proceedOnStoreFailure,
         Set<ReleaseOutcome> releaseOn,
         String policy,
-        BeanCall beanCall) {
+        BeanCall beanCall,
+        boolean proceedWithoutKey) {
 
     /**
      * Whether a duplicate's payload is compared with the first call's: {@code REQUEST_ID} with fingerprinting on (the

@@ -100,7 +100,7 @@ public final class ProtectedInvocation {
             String key = expression.evaluate(spec.method(), invocation.getArguments(), invocation.getThis(), variables);
             if (key == null) {
                 log.debug("Key of {} is null ({})", spec.name(), spec.keySource()); // server detail stays in the log
-                throw new MissingIdempotencyKeyException("The request has no idempotency key");
+                throw missingKey("The request has no idempotency key");
             }
             return key;
         }
@@ -109,8 +109,13 @@ public final class ProtectedInvocation {
             return raw == null ? "" : raw; // the token strategy reports a missing or malformed token
         }
         if (raw == null) {
-            throw new MissingIdempotencyKeyException("The request has no " + keyHeader + " header");
+            throw missingKey("The request has no " + keyHeader + " header");
         }
         return ClientKeys.parse(raw);
+    }
+
+    /** With {@code missing-key: proceed} the flows run the call unprotected ({@link KeylessCall}); else it is refused. */
+    private MissingIdempotencyKeyException missingKey(String message) {
+        return spec.proceedWithoutKey() ? new KeylessCall(message) : new MissingIdempotencyKeyException(message);
     }
 }

@@ -82,7 +82,7 @@ public final class ReactiveCalls {
                 .onErrorResume(failure -> {
                     admissionEnded.set(true);
                     if (Unprotected.mayRunUnprotected(call, failure)) {
-                        observation.end(Outcome.UNPROTECTED, null);
+                        observation.end(Unprotected.outcomeOf(failure), null);
                         return Mono.just(Optional.empty());
                     }
                     observation.end(Outcome.ofRejection(failure), failure);

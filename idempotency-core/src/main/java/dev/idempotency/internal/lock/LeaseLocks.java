@@ -8,6 +8,7 @@ import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.internal.lease.Owners;
+import dev.idempotency.internal.memory.Keyspace;
 import dev.idempotency.internal.redis.RedisGateway;
 import dev.idempotency.internal.redis.ReplicaConfirmations;
 import dev.idempotency.key.RedisKeys;
@@ -29,18 +30,18 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * The {@code LOCK} strategy: lease locks on resource keys with {@code SET NX PX} and an owner value, a fencing token
- * from the same cluster slot, watchdog renewal at a third of the lease, compare-and-delete release, and waiters woken
- * by the release itself. A lock belongs to the call that acquired it, never to a thread: only a call nested in that
- * call (or, for {@link #acquire}, the thread holding the handle) re-enters it without asking Redis, so a pooled thread
- * that serves the next request while asynchronous work still holds the lock cannot slip in. Usable without
+ * The {@code LOCK} strategy over a {@link LockStore} (Redis, or this JVM's memory): lease locks on resource keys with
+ * an owner value and a fencing token, watchdog renewal at a third of the lease, compare-and-delete release, and waiters
+ * woken by the release itself. A lock belongs to the call that acquired it, never to a thread: only a call nested in
+ * that call (or, for {@link #acquire}, the thread holding the handle) re-enters it without asking the store, so a pooled
+ * thread that serves the next request while asynchronous work still holds the lock cannot slip in. Usable without
  * annotations:
  *
  * <pre>{@code
  * Stock stock = locks.callLocked(sku, Duration.ofSeconds(30), Duration.ofSeconds(2), () -> inventory.reserve(sku));
  * }</pre>
  */
-public final class RedisLeaseLockManager implements LeaseLockManager, AutoCloseable {
+public final class LeaseLocks implements LeaseLockManager, AutoCloseable {
 
     /** Waiters re-check at least this often, in case a release message was missed. */
     private static final Duration FALLBACK_POLL = Duration.ofMillis(250);
@@ -52,38 +53,41 @@ public final class RedisLeaseLockManager implements LeaseLockManager, AutoClosea
     private final StoreListener listener;
     private final ConcurrentHashMap<String, HeldLock> heldLocks = new ConcurrentHashMap<>();
 
+    private LeaseLocks(
+            LockStore store, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling, StoreListener listener) {
+        Assert.notNull(keys, "keys must not be null");
+        Assert.notNull(renewer, "renewer must not be null");
+        this.store = store;
+        this.keys = keys;
+        this.renewer = renewer;
+        this.listener = listener;
+        this.signals = new LockReleaseSignals(store, scheduling);
+    }
+
     /**
-     * Creates a manager; {@link dev.idempotency.redis.RedisIdempotency} builds one from a connection factory.
+     * Locks in Redis; {@link dev.idempotency.redis.RedisIdempotency} builds them from a connection factory.
      *
      * @param redis the commands it sends
      * @param keys where its locks live
      * @param renewer renews the leases of held locks
      * @param scheduling the timers of lock waits
+     * @param confirmations with wait-for-replicas, where acquisitions wait for replicas; else {@code null}
      */
-    public RedisLeaseLockManager(RedisGateway redis, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling) {
-        this(redis, keys, renewer, scheduling, null);
-    }
-
-    /**
-     * Creates a manager whose locks, with wait-for-replicas, are granted only once replicas hold them.
-     *
-     * @param confirmations where acquisitions wait for replicas, or {@code null}
-     */
-    public RedisLeaseLockManager(
+    public static LeaseLocks inRedis(
             RedisGateway redis,
             RedisKeys keys,
             LeaseRenewer renewer,
             Scheduling scheduling,
             @Nullable ReplicaConfirmations confirmations) {
         Assert.notNull(redis, "redis must not be null");
-        Assert.notNull(keys, "keys must not be null");
-        Assert.notNull(renewer, "renewer must not be null");
-        String channel = keys.lock("") + ":released";
-        this.store = new LockStore(redis, channel, confirmations);
-        this.keys = keys;
-        this.renewer = renewer;
-        this.listener = redis.listener();
-        this.signals = new LockReleaseSignals(redis, channel, scheduling);
+        RedisLockStore store = new RedisLockStore(redis, keys.lock("") + ":released", confirmations);
+        return new LeaseLocks(store, keys, renewer, scheduling, redis.listener());
+    }
+
+    /** Locks in this JVM's memory ({@link dev.idempotency.memory.InMemoryIdempotency}): one instance only. */
+    public static LeaseLocks inMemory(
+            Keyspace keyspace, RedisKeys keys, LeaseRenewer renewer, Scheduling scheduling, StoreListener listener) {
+        return new LeaseLocks(new MemoryLockStore(keyspace), keys, renewer, scheduling, listener);
     }
 
     @Override
@@ -214,7 +218,7 @@ public final class RedisLeaseLockManager implements LeaseLockManager, AutoClosea
         return acquired;
     }
 
-    /** Releases {@code held} in Redis: {@code true} when it was still this owner's lock. */
+    /** Releases {@code held} in the store: {@code true} when it was still this owner's lock. */
     CompletableFuture<Boolean> release(HeldLock lock) {
         heldLocks.remove(lock.key(), lock);
         renewer.end(lock.lease());
@@ -238,6 +242,6 @@ public final class RedisLeaseLockManager implements LeaseLockManager, AutoClosea
 
     @Override
     public void close() {
-        signals.close();
+        store.close();
     }
 }
