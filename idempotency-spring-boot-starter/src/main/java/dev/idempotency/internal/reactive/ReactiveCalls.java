@@ -12,7 +12,6 @@ import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -49,8 +48,8 @@ public final class ReactiveCalls {
      * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission,
      * or empty {@link Optional} when Redis failed and the method may run unprotected ({@code on-store-failure:
      * proceed}); a rejection ends the observation and errors. A permit is offered to {@code caller} the moment Redis
-     * grants it: {@code false} (its caller went away meanwhile) undoes it at once (claim released, token restored,
-     * lock released) and the returned publisher completes empty.
+     * grants it ({@link Handover}): {@code caller} fails it and answers {@code false} when its caller went away
+     * meanwhile, and the returned publisher completes empty.
      */
     public static <T> Mono<Optional<StrategyRunner.Admitted<T>>> admit(
             ProtectedInvocation call,
@@ -66,7 +65,7 @@ public final class ReactiveCalls {
             }
         };
         return Mono.defer(() -> protectedCall
-                        .flatMap(admitted -> Mono.fromFuture(() -> handedTo(
+                        .flatMap(admitted -> Mono.fromFuture(() -> Handover.of(
                                 StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode),
                                 caller,
                                 refused)))
@@ -88,31 +87,6 @@ public final class ReactiveCalls {
                     observation.end(Outcome.ofRejection(failure), failure);
                     return Mono.error(failure);
                 });
-    }
-
-    /**
-     * {@code admission}, its permit handed to {@code caller} on the thread that completes it. Deciding there, and not in
-     * an operator downstream, is what keeps a granted permit from being lost: an operator cancelled between receiving
-     * a value and passing it on drops it without a trace ({@code Mono.publishOn} does), and a permit nobody settles is
-     * a claim or a lock renewed until the process stops. A caller holding the permit is never cancelled (see
-     * {@link CallerGate}), so what it took reaches its work. Cancelling the returned future cancels the admission.
-     */
-    private static <T> CompletableFuture<StrategyRunner.Admitted<T>> handedTo(
-            CompletableFuture<StrategyRunner.Admitted<T>> admission, Predicate<Permit> caller, Runnable refused) {
-        CompletableFuture<StrategyRunner.Admitted<T>> handed = admission.thenApply(admitted -> {
-            if (admitted.isReplay() || caller.test(admitted.permit())) {
-                return admitted;
-            }
-            refused.run();
-            admitted.permit().fail();
-            return null; // completes the admission empty: nobody runs the work
-        });
-        handed.whenComplete((admitted, failure) -> {
-            if (handed.isCancelled()) {
-                admission.cancel(false);
-            }
-        });
-        return handed;
     }
 
     /**

@@ -109,7 +109,7 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                         observation,
                         protectedCall,
                         codec::decode,
-                        permit -> caller.hold(permit, call.protection().detachedRenewal()))
+                        permit -> caller.offer(permit, call.protection().detachedRenewal()))
                 .flatMapMany(admitted -> {
                     if (admitted.isEmpty()) {
                         return ReactiveCalls.proceed(call, null);

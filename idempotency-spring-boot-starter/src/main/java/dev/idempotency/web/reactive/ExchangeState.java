@@ -99,10 +99,10 @@ final class ExchangeState {
 
     /**
      * Holds the admitted call until the response settles it: {@code false} when the client went away before it was
-     * admitted, and the work is not to run.
+     * admitted; its permit is failed then, and the work is not to run ({@link CallerGate#offer}).
      */
-    boolean hold(HeldCall call) {
-        if (!caller.hold(call.permit(), call.detachedRenewal())) {
+    boolean offer(HeldCall call) {
+        if (!caller.offer(call.permit(), call.detachedRenewal())) {
             return false;
         }
         held = call;

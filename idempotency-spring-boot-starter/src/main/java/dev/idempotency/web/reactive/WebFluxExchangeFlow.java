@@ -129,7 +129,7 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
                 observation,
                 protectedCall(call, state.exchange()),
                 StoredResponse::decode,
-                permit -> state.hold(new HeldCall(
+                permit -> state.offer(new HeldCall(
                         permit, call.spec(), observation, call.protection().detachedRenewal())));
     }
 
