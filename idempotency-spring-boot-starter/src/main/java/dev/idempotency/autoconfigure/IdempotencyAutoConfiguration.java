@@ -6,6 +6,7 @@ import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.internal.aop.BlockingCallFlow;
 import dev.idempotency.internal.aop.FutureCallFlow;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
@@ -120,6 +121,13 @@ public final class IdempotencyAutoConfiguration {
     }
 
     /** What the token endpoints of both stacks issue tokens with: the scope, the bounds and the lifetime. */
+    /** The bound on the response bytes held across all calls in flight ({@code idempotency.max-held-bytes}). */
+    @Bean
+    @ConditionalOnMissingBean
+    HeldBytes idempotencyHeldBytes(IdempotencyProperties properties) {
+        return new HeldBytes(properties.getMaxHeldBytes().toBytes());
+    }
+
     @Bean
     TokenIssuer idempotencyTokenIssuer(
             RedisIdempotency idempotency, TokenExecutor tokens, IdempotencyProperties properties) {

@@ -51,4 +51,14 @@ public final class CallerGate {
         }
         return false;
     }
+
+    /**
+     * The caller stopped taking a stream: the work stops ({@code true}), whether it was admitted yet or not. A stream
+     * cut off once admitted is settled so by its work's end (the key completes without a result); a permit granted
+     * after this is refused.
+     */
+    public boolean cutOff() {
+        state.compareAndSet(WAITING, LEFT);
+        return true;
+    }
 }

@@ -8,10 +8,13 @@ import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.scope.ReactiveScopeResolver;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ContextHolder;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -19,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.util.context.ContextView;
 
 /** What every reactive call does alike: observe, admit without blocking, and run the method's publisher. */
@@ -45,7 +49,7 @@ public final class ReactiveCalls {
     }
 
     /**
-     * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission,
+     * Admits the call when subscribed, and goes on on {@code handoff} (see {@link Handoff}). Emits the admission,
      * or empty {@link Optional} when Redis failed and the method may run unprotected ({@code on-store-failure:
      * proceed}); a rejection ends the observation and errors. A permit is offered to {@code caller} the moment Redis
      * grants it ({@link Handover}): {@code caller} fails it and answers {@code false} when its caller went away
@@ -56,7 +60,8 @@ public final class ReactiveCalls {
             InvocationObserver.Scope observation,
             Mono<ProtectedCall> protectedCall,
             Function<byte[], T> decode,
-            Predicate<Permit> caller) {
+            Predicate<Permit> caller,
+            Scheduler handoff) {
         AtomicBoolean admissionEnded = new AtomicBoolean(); // the observation ends once, however the admission ends
         Runnable refused = () -> {
             if (admissionEnded.compareAndSet(false, true)) {
@@ -64,12 +69,12 @@ public final class ReactiveCalls {
                 observation.end(Outcome.ofRejection(gone), gone);
             }
         };
-        return Mono.defer(() -> protectedCall
+        return Mono.deferContextual(context -> protectedCall
                         .flatMap(admitted -> Mono.fromFuture(() -> Handover.of(
-                                StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode),
+                                StrategyRunner.admitAsync(() -> admitWithin(context, call, admitted), decode),
                                 caller,
                                 refused)))
-                        .publishOn(Resumption.here()))
+                        .publishOn(handoff))
                 .doOnNext(admitted -> admissionEnded.set(true))
                 .map(Optional::of)
                 // The caller went away while waiting for a running duplicate or a busy lock: the wait ends there.
@@ -87,6 +92,19 @@ public final class ReactiveCalls {
                     observation.end(Outcome.ofRejection(failure), failure);
                     return Mono.error(failure);
                 });
+    }
+
+    /**
+     * Asks the strategy, inside the protected call this one is nested in, if any: a reactive call finds its outer
+     * call's {@link IdempotencyContext} in its subscriber's context, not on the thread, and a lock its own call holds
+     * is re-entered rather than waited for.
+     */
+    private static CompletableFuture<Admission> admitWithin(
+            ContextView context, ProtectedInvocation call, ProtectedCall admitted) {
+        IdempotencyContext outer = context.getOrDefault(IdempotencyContext.class, null);
+        return outer == null
+                ? call.strategy().admitAsync(admitted)
+                : ContextHolder.callWith(outer, () -> call.strategy().admitAsync(admitted));
     }
 
     /**
