@@ -306,8 +306,7 @@ class ReactiveDeliveryTests {
         Await.until(DEADLINE, "half an answer is held", () -> held.get() > 0);
         work.finish(halfway, "done");
         assertThat(parked.get().statusCode()).isEqualTo(200);
-        Await.until(
-                DEADLINE, "the held half was given back", () -> held.get() == 0, () -> "held: " + held.get());
+        Await.until(DEADLINE, "the held half was given back", () -> held.get() == 0, () -> "held: " + held.get());
         int port = EdgeApplication.port(app);
         for (int i = 0; i < 10; i++) {
             String id = newId();
