@@ -5,6 +5,7 @@ import dev.idempotency.aop.IdempotencyAdvisor;
 import dev.idempotency.internal.aop.BlockingCallFlow;
 import dev.idempotency.internal.aop.FutureCallFlow;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
@@ -90,6 +91,13 @@ public final class IdempotencyAutoConfiguration {
     @ConditionalOnMissingBean
     TokenExecutor idempotencyTokenExecutor(IdempotencyStore idempotency) {
         return idempotency.tokens();
+    }
+
+    /** The bound on the response bytes held across all calls in flight ({@code idempotency.max-held-bytes}). */
+    @Bean
+    @ConditionalOnMissingBean
+    HeldBytes idempotencyHeldBytes(IdempotencyProperties properties) {
+        return new HeldBytes(properties.getMaxHeldBytes().toBytes());
     }
 
     /** What the token endpoints of both stacks issue tokens with: the scope, the bounds and the lifetime. */

@@ -1,8 +1,10 @@
 package dev.idempotency.metrics;
 
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
+import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.spi.StoreListener;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -12,8 +14,9 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Micrometer meters of protected calls, when the application has a {@link MeterRegistry}: the counter
- * {@code idempotency.requests}, the timer {@code idempotency.store} (and its deprecated alias {@code idempotency.redis})
- * and the counters of leases lost, lock releases failed, undecodable results, results not stored and tokens refused.
+ * {@code idempotency.requests}, the timer {@code idempotency.store} (and its deprecated alias {@code idempotency.redis}),
+ * the counters of leases lost, lock releases failed, undecodable results, results not stored and tokens refused, and
+ * the gauge {@code idempotency.held.bytes}.
  */
 @AutoConfiguration(
         afterName = {
@@ -35,5 +38,17 @@ public final class IdempotencyMetricsAutoConfiguration {
     @ConditionalOnMissingBean(name = "idempotencyStoreListener")
     StoreListener idempotencyStoreListener(MeterRegistry meters) {
         return new MicrometerStoreListener(meters);
+    }
+
+    /** The response bytes held back now across all calls in flight, against {@code idempotency.max-held-bytes}. */
+    @Bean
+    @ConditionalOnBean(HeldBytes.class)
+    @ConditionalOnMissingBean(name = "idempotencyHeldBytesGauge")
+    Gauge idempotencyHeldBytesGauge(MeterRegistry meters, HeldBytes heldBytes) {
+        return Gauge.builder("idempotency.held.bytes", heldBytes, HeldBytes::held)
+                .description("Response bytes held back until their calls settle, across all calls in flight")
+                .baseUnit("bytes")
+                .strongReference(true)
+                .register(meters);
     }
 }

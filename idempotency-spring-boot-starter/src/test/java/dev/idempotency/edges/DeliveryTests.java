@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.stacks.Stack;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.TestHttp;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,6 +99,30 @@ class DeliveryTests {
         assertThat(retry.statusCode()).as("a retry runs no second export").isEqualTo(409);
         assertThat(retry.body()).contains("result-not-stored");
         assertThat(work.executions(id)).isEqualTo(1);
+    }
+
+    /**
+     * Every Spring MVC way a call ends, many times over: the answer cannot be written, is unacceptable, too large to
+     * keep, replayed, or its client leaves mid-download. What was held back is given back each time.
+     */
+    @Test
+    void theHeldBytesGaugeComesBackToZeroAfterEveryWayACallEnds() {
+        Supplier<Double> held = () -> app.getBean(MeterRegistry.class)
+                .get("idempotency.held.bytes")
+                .gauge()
+                .value();
+        for (int i = 0; i < 10; i++) {
+            String id = newId();
+            String key = newId();
+            http.post("/edge/unwritable/" + id, "{}", "Idempotency-Key", key + "u");
+            http.post("/edge/quote-only/" + id, "{}", "Idempotency-Key", key + "q", "Accept", "application/pdf");
+            http.post("/edge/large/" + id, "{}", "Idempotency-Key", key + "l");
+            http.post("/edge/large/" + id, "{}", "Idempotency-Key", key + "l");
+            http.post("/edge/payments/" + id, "{\"amount\":1}", "Idempotency-Key", key + "p", "X-Account", "a");
+            http.post("/edge/payments/" + id, "{\"amount\":1}", "Idempotency-Key", key + "p", "X-Account", "a");
+            LeavingReader.readThenLeave(EdgeApplication.port(app), "/edge/export/" + id, key + "e", 16 * 1024);
+        }
+        Await.until(DEADLINE, "everything held was given back", () -> held.get() == 0, () -> "held: " + held.get());
     }
 
     /** The answer to a duplicate once the first call is settled (meanwhile it gets 409 request-in-progress). */

@@ -16,6 +16,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.web.server.WebFilter;
 
 /**
  * Handlers whose work the test ends, on either stack, with the settings a test gives ({@code idempotency.store=jdbc}:
@@ -60,10 +61,26 @@ public class EdgeApplication {
     @Import(ServletEdges.class)
     static class Servlet {}
 
+    @Bean
+    Stock stock(Work work) {
+        return new Stock(work);
+    }
+
+    @Bean
+    ReactiveBeans reactiveBeans(Work work, Stock stock) {
+        return new ReactiveBeans(work, stock);
+    }
+
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-    @Import(ReactiveEdges.class)
-    static class Reactive {}
+    @Import({ReactiveEdges.class, DeliveryEdges.class})
+    static class Reactive {
+
+        @Bean
+        WebFilter writeTracer() {
+            return DeliveryEdges.writeTracer();
+        }
+    }
 
     /** Starts the application on {@code stack} with {@code properties}, on a free port and the JVM's Redis. */
     static ConfigurableApplicationContext start(Stack stack, String... properties) {

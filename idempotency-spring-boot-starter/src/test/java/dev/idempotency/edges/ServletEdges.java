@@ -77,21 +77,21 @@ public class ServletEdges {
     @Idempotent
     public Unwritable unwritable(@PathVariable String id) {
         work.ran(id);
-        return new Unwritable();
+        return new Unwritable(id);
     }
 
     @PostMapping("/edge/unwritable-note/{id}")
     @Idempotent(strategy = Strategy.TOKEN)
     public Unwritable unwritableNote(@PathVariable String id) {
         work.ran(id);
-        return new Unwritable();
+        return new Unwritable(id);
     }
 
     @PostMapping("/edge/unwritable-stock/{sku}")
     @Idempotent(strategy = Strategy.LOCK, key = "#sku")
     public Unwritable unwritableStock(@PathVariable String sku) {
         work.ran(sku);
-        return new Unwritable();
+        return new Unwritable(sku);
     }
 
     /** Answers JSON: a client that accepts only something else learns it once the work ran (406). */

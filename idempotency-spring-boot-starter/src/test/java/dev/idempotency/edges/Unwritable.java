@@ -1,9 +1,19 @@
 package dev.idempotency.edges;
 
-/** An answer the work produced but that cannot be written: Jackson calls the getter, which throws. */
+/** An answer that cannot be serialized: one of its getters throws. */
 public class Unwritable {
 
-    public String getTotal() {
-        throw new IllegalStateException("the total cannot be rendered");
+    private final String id;
+
+    public Unwritable(String id) {
+        this.id = id;
+    }
+
+    public String getId() {
+        return id;
+    }
+
+    public String getBroken() {
+        throw new IllegalStateException("this answer cannot be written");
     }
 }

@@ -119,11 +119,17 @@ public final class LeaseLocks implements LeaseLockManager, AutoCloseable {
     }
 
     /**
-     * Acquires without blocking. Cancelling the returned future stops the wait for a busy lock; a lock acquired after
-     * that is released at once.
+     * Acquires without blocking; re-enters at once a lock held by the call it is nested in (whose context the caller
+     * binds, as reactive calls do with the context they find in their subscriber's). Cancelling the returned future
+     * stops the wait for a busy lock; a lock acquired after that is released at once.
      */
     @Override
     public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
+        HeldLock mine = heldLocks.get(keys.lock(call.key()));
+        if (mine != null && mine.isHeldByCurrentCall()) { // a call nested in the holder's, its context bound
+            mine.enter();
+            return CompletableFuture.completedFuture(new Admission.Proceed(mine));
+        }
         CompletableFuture<Admission> admission = new CompletableFuture<>();
         return Futures.handOver(
                 acquireAsync(call.key(), call.lease(), call.maxWait(), null, admission::isDone)

@@ -1,5 +1,6 @@
 package dev.idempotency.internal.reactive;
 
+import dev.idempotency.internal.http.HeldBytes;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -20,10 +21,11 @@ import reactor.util.concurrent.Queues;
 import reactor.util.context.Context;
 
 /**
- * What detaching a WebFlux call's work from its caller costs ({@link Detached}, twice per protected WebFlux call: the
+ * What detaching a WebFlux call's work from its caller costs ({@link Relay}, twice per protected WebFlux call: the
  * exchange and its response body), for one value, the usual answer: the relay against no relay at all, and against
- * the relay this one replaced (a Reactor unicast sink fed by a lambda subscriber, with peeking operators for the
- * caller's cancel and for discarded values), rebuilt here as it was.
+ * an earlier relay (a Reactor unicast sink fed by a lambda subscriber, with peeking operators for the caller's cancel
+ * and for discarded values), rebuilt here as it was. {@code relayCounted} adds what a response body's relay does
+ * besides: it counts what waits in it against the held bytes.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -34,6 +36,7 @@ import reactor.util.context.Context;
 public class DetachedBenchmarks {
 
     private final Context context = Context.of("tenant", "blue");
+    private final HeldBytes held = new HeldBytes(Long.MAX_VALUE);
 
     /** The value straight to its subscriber: the floor. */
     @Benchmark
@@ -43,7 +46,14 @@ public class DetachedBenchmarks {
 
     @Benchmark
     public void relay(Blackhole blackhole) {
-        Detached.run(work(), context, () -> false).subscribe(blackhole::consume);
+        Relay.run(work(), context, () -> false).subscribe(blackhole::consume);
+    }
+
+    /** The relay of a response body: what waits in it counted against the held bytes. */
+    @Benchmark
+    public void relayCounted(Blackhole blackhole) {
+        Relay.run(work(), context, () -> false, blackhole::consume, String::length, held)
+                .subscribe(blackhole::consume);
     }
 
     /** The relay before: built from a Reactor sink. */

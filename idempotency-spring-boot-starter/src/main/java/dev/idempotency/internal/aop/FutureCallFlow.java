@@ -19,7 +19,9 @@ import org.springframework.core.ResolvableType;
 /**
  * A bean method returning a {@link CompletionStage} (or {@link CompletableFuture}): the claim, token or lock is held
  * until the future completes. Its value is stored when it succeeds; a failure releases the claim, restores the token
- * and releases the lock. A duplicate gets a completed future with the stored value.
+ * and releases the lock. A duplicate gets a completed future with the stored value. A caller that cancels the returned
+ * future does not stop the work: it runs on, detached ({@link Permit#detach}: renewed for {@code detached-renewal} at
+ * most), and is settled when it ends.
  */
 public final class FutureCallFlow implements InvocationFlow, ReturnTypeFlow {
 
@@ -72,6 +74,11 @@ public final class FutureCallFlow implements InvocationFlow, ReturnTypeFlow {
             return null;
         }
         CompletableFuture<@Nullable Object> settled = new CompletableFuture<>();
+        settled.whenComplete((value, failure) -> {
+            if (settled.isCancelled()) {
+                permit.detach(call.protection().detachedRenewal());
+            }
+        });
         ((CompletionStage<?>) returned).whenComplete((value, failure) -> {
             Throwable cause = failure == null ? null : Futures.unwrap(failure);
             CompletableFuture<Void> settling =

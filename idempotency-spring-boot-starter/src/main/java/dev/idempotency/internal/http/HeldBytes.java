@@ -28,6 +28,16 @@ public final class HeldBytes {
         return true;
     }
 
+    /**
+     * Reserves {@code bytes} whatever the bound: bytes a caller asked for and that wait to be sent are held all the
+     * same, and leave the others less room.
+     */
+    public void reserve(long bytes) {
+        if (bytes > 0) {
+            held.addAndGet(bytes);
+        }
+    }
+
     /** Gives back {@code bytes} reserved before. */
     public void release(long bytes) {
         if (bytes > 0) {

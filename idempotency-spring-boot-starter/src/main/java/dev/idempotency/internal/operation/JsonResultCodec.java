@@ -3,6 +3,8 @@ package dev.idempotency.internal.operation;
 import dev.idempotency.requestid.ResultCodec;
 import java.io.ByteArrayOutputStream;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -12,6 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class JsonResultCodec implements ResultCodec<@Nullable Object> {
 
+    private static final Logger log = LoggerFactory.getLogger(JsonResultCodec.class);
     private static final byte[] NOTHING = new byte[0];
 
     private final JsonMapper jsonMapper;
@@ -55,16 +58,31 @@ public final class JsonResultCodec implements ResultCodec<@Nullable Object> {
             bytes.write('[');
         }
 
-        /** Adds the next element, unless the list has passed the limit already. */
+        /**
+         * Adds the next element, unless the list has passed the limit already. An element that cannot be encoded lets
+         * the list go as one past the limit does: the elements still reach the caller, and the key completes without
+         * a result, as a {@code Mono}'s value that cannot be encoded does.
+         */
         public void add(@Nullable Object element) {
             ByteArrayOutputStream encoded = bytes;
             if (encoded == null) {
                 return;
             }
+            byte[] next;
+            try {
+                next = jsonMapper.writeValueAsBytes(element);
+            } catch (RuntimeException ex) {
+                log.error(
+                        "Could not encode an element for storage; the stream goes on, and duplicates are told its"
+                                + " result was not kept",
+                        ex);
+                bytes = null;
+                return;
+            }
             if (encoded.size() > 1) {
                 encoded.write(',');
             }
-            encoded.writeBytes(jsonMapper.writeValueAsBytes(element));
+            encoded.writeBytes(next);
             if (encoded.size() + 1 > limit) {
                 bytes = null; // over the limit: stored as "not kept", so nothing more is worth holding
             }

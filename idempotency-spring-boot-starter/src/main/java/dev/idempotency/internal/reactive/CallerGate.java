@@ -21,14 +21,20 @@ public final class CallerGate {
     private volatile Duration detachedRenewal = Duration.ZERO;
 
     /**
-     * The call was admitted: {@code true} when its caller is still there and the work is to run.
+     * Offers the call's permit, the one way a granted permit enters the call (see {@link Handover}): {@code true} when
+     * its caller is still there and the work is to run; else the permit is failed at once (claim released, token
+     * restored, lock released), and {@code false}.
      *
      * @param detachedRenewal how long the permit is still renewed should the caller go away while the work runs
      */
-    public boolean hold(Permit admitted, Duration detachedRenewal) {
-        this.permit = admitted;
+    public boolean offer(Permit granted, Duration detachedRenewal) {
+        this.permit = granted;
         this.detachedRenewal = detachedRenewal;
-        return state.compareAndSet(WAITING, HOLDING);
+        if (state.compareAndSet(WAITING, HOLDING)) {
+            return true;
+        }
+        granted.fail();
+        return false;
     }
 
     /**
@@ -44,5 +50,15 @@ public final class CallerGate {
             held.detach(detachedRenewal);
         }
         return false;
+    }
+
+    /**
+     * The caller stopped taking a stream: the work stops ({@code true}), whether it was admitted yet or not. A stream
+     * cut off once admitted is settled so by its work's end (the key completes without a result); a permit granted
+     * after this is refused.
+     */
+    public boolean cutOff() {
+        state.compareAndSet(WAITING, LEFT);
+        return true;
     }
 }

@@ -8,6 +8,8 @@ import dev.idempotency.internal.operation.Protection;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
 import dev.idempotency.scope.ReactiveScopeResolver;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.ContextHolder;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
 import java.util.Optional;
@@ -20,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.util.context.ContextView;
 
 /** What every reactive call does alike: observe, admit without blocking, and run the method's publisher. */
@@ -46,18 +49,19 @@ public final class ReactiveCalls {
     }
 
     /**
-     * Admits the call when subscribed, and goes on where it was subscribed ({@link Resumption}). Emits the admission,
+     * Admits the call when subscribed, and goes on on {@code handoff} (see {@link Handoff}). Emits the admission,
      * or empty {@link Optional} when Redis failed and the method may run unprotected ({@code on-store-failure:
      * proceed}); a rejection ends the observation and errors. A permit is offered to {@code caller} the moment Redis
-     * grants it: {@code false} (its caller went away meanwhile) undoes it at once (claim released, token restored,
-     * lock released) and the returned publisher completes empty.
+     * grants it ({@link Handover}): {@code caller} fails it and answers {@code false} when its caller went away
+     * meanwhile, and the returned publisher completes empty.
      */
     public static <T> Mono<Optional<StrategyRunner.Admitted<T>>> admit(
             ProtectedInvocation call,
             InvocationObserver.Scope observation,
             Mono<ProtectedCall> protectedCall,
             Function<byte[], T> decode,
-            Predicate<Permit> caller) {
+            Predicate<Permit> caller,
+            Scheduler handoff) {
         AtomicBoolean admissionEnded = new AtomicBoolean(); // the observation ends once, however the admission ends
         Runnable refused = () -> {
             if (admissionEnded.compareAndSet(false, true)) {
@@ -65,12 +69,12 @@ public final class ReactiveCalls {
                 observation.end(Outcome.ofRejection(gone), gone);
             }
         };
-        return Mono.defer(() -> protectedCall
-                        .flatMap(admitted -> Mono.fromFuture(() -> handedTo(
-                                StrategyRunner.admitAsync(() -> call.strategy().admitAsync(admitted), decode),
+        return Mono.deferContextual(context -> protectedCall
+                        .flatMap(admitted -> Mono.fromFuture(() -> Handover.of(
+                                StrategyRunner.admitAsync(() -> admitWithin(context, call, admitted), decode),
                                 caller,
                                 refused)))
-                        .publishOn(Resumption.here()))
+                        .publishOn(handoff))
                 .doOnNext(admitted -> admissionEnded.set(true))
                 .map(Optional::of)
                 // The caller went away while waiting for a running duplicate or a busy lock: the wait ends there.
@@ -91,28 +95,16 @@ public final class ReactiveCalls {
     }
 
     /**
-     * {@code admission}, its permit handed to {@code caller} on the thread that completes it. Deciding there, and not in
-     * an operator downstream, is what keeps a granted permit from being lost: an operator cancelled between receiving
-     * a value and passing it on drops it without a trace ({@code Mono.publishOn} does), and a permit nobody settles is
-     * a claim or a lock renewed until the process stops. A caller holding the permit is never cancelled (see
-     * {@link CallerGate}), so what it took reaches its work. Cancelling the returned future cancels the admission.
+     * Asks the strategy, inside the protected call this one is nested in, if any: a reactive call finds its outer
+     * call's {@link IdempotencyContext} in its subscriber's context, not on the thread, and a lock its own call holds
+     * is re-entered rather than waited for.
      */
-    private static <T> CompletableFuture<StrategyRunner.Admitted<T>> handedTo(
-            CompletableFuture<StrategyRunner.Admitted<T>> admission, Predicate<Permit> caller, Runnable refused) {
-        CompletableFuture<StrategyRunner.Admitted<T>> handed = admission.thenApply(admitted -> {
-            if (admitted.isReplay() || caller.test(admitted.permit())) {
-                return admitted;
-            }
-            refused.run();
-            admitted.permit().fail();
-            return null; // completes the admission empty: nobody runs the work
-        });
-        handed.whenComplete((admitted, failure) -> {
-            if (handed.isCancelled()) {
-                admission.cancel(false);
-            }
-        });
-        return handed;
+    private static CompletableFuture<Admission> admitWithin(
+            ContextView context, ProtectedInvocation call, ProtectedCall admitted) {
+        IdempotencyContext outer = context.getOrDefault(IdempotencyContext.class, null);
+        return outer == null
+                ? call.strategy().admitAsync(admitted)
+                : ContextHolder.callWith(outer, () -> call.strategy().admitAsync(admitted));
     }
 
     /**

@@ -20,6 +20,7 @@ import org.reactivestreams.Publisher;
 import org.springframework.core.ResolvableType;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.util.context.ContextView;
 
 /**
@@ -27,8 +28,10 @@ import reactor.util.context.ContextView;
  * blocks. Admission happens when the returned publisher is subscribed, so the method itself runs only once admitted.
  * A layer's {@link ReactiveBinding} (WebFlux) takes the calls that are its own; the others are bean calls: the key
  * comes from SpEL, the value is stored ({@code Flux}: the list of its elements, which stream through as they come)
- * and a duplicate gets it back decoded. An error releases the claim and restores the token; a subscriber that cancels
- * once the call was admitted leaves the work running to its end (see {@link Detached}).
+ * and a duplicate gets it back decoded. An error releases the claim and restores the token. A {@code Mono}'s subscriber
+ * that cancels once the call was admitted leaves the work running to its end (see {@link Relay}); a {@code Flux}'s
+ * stops its stream, which is settled as cut off (the key completes without a result). Values go on on the
+ * subscriber's kind of thread ({@link Handoff}).
  */
 public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
 
@@ -84,15 +87,19 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
     }
 
     /**
-     * A bean call runs detached from its subscriber once admitted: a subscriber that cancels then (an HTTP client that
-     * disconnects, a timeout) leaves the work to complete and be settled, so that a retry gets the stored result.
+     * A bean call runs on a subscription of its own, relayed to its subscriber as it asks. A {@code Mono}'s subscriber
+     * that cancels once admitted (an HTTP client that disconnects, a timeout) leaves the work to complete and be
+     * settled, so that a retry gets the stored result; a {@code Flux}'s cuts its stream off ({@code take(n)}).
      */
     private Flux<Object> beanCall(ProtectedInvocation call, ContextView context, boolean many) {
         CallerGate caller = new CallerGate();
-        return Detached.run(admitAndRun(call, context, many, caller), context, caller::leave);
+        Scheduler handoff = Handoff.here();
+        return Relay.run(
+                admitAndRun(call, context, many, caller, handoff), context, many ? caller::cutOff : caller::leave);
     }
 
-    private Flux<Object> admitAndRun(ProtectedInvocation call, ContextView context, boolean many, CallerGate caller) {
+    private Flux<Object> admitAndRun(
+            ProtectedInvocation call, ContextView context, boolean many, CallerGate caller, Scheduler handoff) {
         OperationSpec spec = call.spec();
         InvocationObserver.Scope observation = ReactiveCalls.observe(call, context);
         JsonResultCodec codec = spec.beanCall().codec();
@@ -109,7 +116,8 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                         observation,
                         protectedCall,
                         codec::decode,
-                        permit -> caller.hold(permit, call.protection().detachedRenewal()))
+                        permit -> caller.offer(permit, call.protection().detachedRenewal()),
+                        handoff)
                 .flatMapMany(admitted -> {
                     if (admitted.isEmpty()) {
                         return ReactiveCalls.proceed(call, null);
@@ -118,7 +126,7 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                         observation.end(Outcome.REPLAYED, null);
                         return replay(admitted.get().replayed(), many);
                     }
-                    return held(call, new OncePermit(admitted.get().permit()), observation, many);
+                    return held(call, new OncePermit(admitted.get().permit(), handoff), observation, many);
                 });
     }
 
@@ -132,7 +140,8 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
     /**
      * Runs the method holding the permit; a success settles before the completion signal goes on. A {@code Flux}'s
      * elements are encoded as they arrive, up to {@code max-response-size}: a longer one completes its key without a
-     * result (duplicates get {@link dev.idempotency.ResultNotStoredException}) and holds nothing more meanwhile.
+     * result (duplicates get {@link dev.idempotency.ResultNotStoredException}) and holds nothing more meanwhile; so does
+     * one whose elements cannot be encoded, or that is cut off.
      */
     private Flux<Object> held(
             ProtectedInvocation call, OncePermit permit, InvocationObserver.Scope observation, boolean many) {
@@ -164,7 +173,8 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
                     failure.set(error);
                     return permit.fail().then(Mono.error(error));
                 })
-                .doOnCancel(permit::cancel) // only the detached subscription cancels: the application is closing
+                // A Flux cancelled by its caller is cut off; a Mono's relay never cancels once admitted (detached).
+                .doOnCancel(many ? permit::cutOff : permit::cancel)
                 .doFinally(signal -> observation.end(Outcome.EXECUTED, failure.get()));
     }
 }

@@ -7,6 +7,8 @@ import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.reactive.CallerGate;
+import dev.idempotency.internal.reactive.Handoff;
+import dev.idempotency.internal.reactive.Relay;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,6 +21,7 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.util.context.ContextView;
 
 /**
@@ -41,24 +44,30 @@ final class ExchangeState {
     private volatile @Nullable HeldCall held;
     private volatile @Nullable StoredResponse replay;
     private volatile @Nullable Throwable failure;
+    private volatile @Nullable Relay<?> body;
+    private volatile boolean left;
     private final ContextView context;
+    private final Scheduler handoff;
     private @Nullable ServerWebExchange exchange;
 
     /**
      * @param context the Reactor context the exchange runs in (Spring Security's context among others), for handlers
      *     that run outside of it
+     * @param handoff where the exchange goes on once Redis answered: its event loop ({@link Handoff})
      */
     ExchangeState(
             ReplayedHeaders replayedHeaders,
             long maxBytes,
             HeldBytes budget,
             OperationRegistry operations,
-            ContextView context) {
+            ContextView context,
+            Scheduler handoff) {
         this.replayedHeaders = replayedHeaders;
         this.maxBytes = maxBytes;
         this.budget = budget;
         this.operations = operations;
         this.context = context;
+        this.handoff = handoff;
     }
 
     /** Whether the exchange's handler is an {@code @Idempotent} method (known once the handler was mapped). */
@@ -88,6 +97,11 @@ final class ExchangeState {
         return context.getOrDefault(KEY, null);
     }
 
+    /** Where the exchange goes on once Redis answered (see {@link Handoff}). */
+    Scheduler handoff() {
+        return handoff;
+    }
+
     long maxBytes() {
         return maxBytes;
     }
@@ -99,10 +113,10 @@ final class ExchangeState {
 
     /**
      * Holds the admitted call until the response settles it: {@code false} when the client went away before it was
-     * admitted, and the work is not to run.
+     * admitted; its permit is failed then, and the work is not to run ({@link CallerGate#offer}).
      */
-    boolean hold(HeldCall call) {
-        if (!caller.hold(call.permit(), call.detachedRenewal())) {
+    boolean offer(HeldCall call) {
+        if (!caller.offer(call.permit(), call.detachedRenewal())) {
             return false;
         }
         held = call;
@@ -115,7 +129,23 @@ final class ExchangeState {
      * usual.
      */
     boolean clientLeft() {
-        return caller.leave();
+        if (caller.leave()) {
+            return true;
+        }
+        left = true;
+        Relay<?> relayed = body;
+        if (relayed != null) {
+            relayed.detach(); // a body not written yet is not cancelled when its connection closes: drain it
+        }
+        return false;
+    }
+
+    /** The relay of the held response's body, detached too once the client left. */
+    void bodyRelayed(Relay<?> relay) {
+        body = relay;
+        if (left) {
+            relay.detach();
+        }
     }
 
     /** A duplicate: {@code stored} is written instead of whatever the handler's result would have been. */
@@ -123,11 +153,25 @@ final class ExchangeState {
         replay = stored;
     }
 
-    /** The handler failed; the first failure counts. */
+    /** The work (the handler, or its publisher) failed; the first failure counts. */
     void failed(Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
+    }
+
+    /** Whether the work itself failed; an error seen while it did not fail came from delivering its answer. */
+    boolean workFailed() {
+        return failure != null;
+    }
+
+    /**
+     * The work returned, but its answer could not be delivered ({@code error}, an encoder's): that is not the work's
+     * outcome, so the call is settled as one whose answer was not kept (the key completes, the token stays used, the
+     * lock is released), never released for a second run.
+     */
+    Mono<Void> undelivered(ServerHttpResponse response, Throwable error) {
+        return settle(response, null, "its answer could not be written: " + error);
     }
 
     /** The held call whose response is still to be settled, or {@code null}. */
@@ -155,6 +199,7 @@ final class ExchangeState {
         }
         Throwable cause = failure;
         return Mono.fromFuture(() -> call.settle(cause, new Sent(response, body, whyNot)), true)
+                .publishOn(handoff) // the response goes on on its event loop, not on Redis's I/O thread
                 .doFinally(signal -> call.end(cause));
     }
 

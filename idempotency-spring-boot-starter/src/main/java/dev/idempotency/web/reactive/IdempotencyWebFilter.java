@@ -4,7 +4,8 @@ import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.StoredResponse;
 import dev.idempotency.internal.operation.OperationRegistry;
-import dev.idempotency.internal.reactive.Detached;
+import dev.idempotency.internal.reactive.Handoff;
+import dev.idempotency.internal.reactive.Relay;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.filter.reactive.ServerWebExchangeContextFilter;
@@ -21,9 +22,12 @@ import reactor.core.publisher.Mono;
  * held call whose handler wrote no body ({@code Mono<Void>}) is settled. An error of a held call that no
  * {@code @ExceptionHandler} answered is rendered here by the application's exception handlers (see
  * {@link HeldErrors}) and settles the call as any response does; one that nothing renders releases the claim and
- * restores the token. A client that goes away once its call was admitted does not end the call: the exchange runs on,
- * {@link Detached detached}, and its response settles the call as if the client had stayed, so a retry gets
- * {@code 409} meanwhile and then the replay, never a second execution.
+ * restores the token. An error that is not the work's (its answer could not be encoded or written) does not settle
+ * the call as failed: the work ran, so the key completes without a result, the token stays used, the lock is
+ * released. A client that goes away once its call was admitted does not end the call: the exchange runs on, detached
+ * ({@link Relay}), and its response settles the call as if the client had stayed, so a retry gets {@code 409}
+ * meanwhile and then the replay, never a second execution. What follows Redis's answers goes on on the exchange's
+ * event loop ({@link Handoff}).
  */
 final class IdempotencyWebFilter implements WebFilter, Ordered {
 
@@ -54,7 +58,8 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         return Mono.deferContextual(context -> {
-            ExchangeState state = new ExchangeState(replayedHeaders, maxResponseBytes, budget, operations, context);
+            ExchangeState state =
+                    new ExchangeState(replayedHeaders, maxResponseBytes, budget, operations, context, Handoff.here());
             ServerHttpResponse response = exchange.getResponse();
             ServerWebExchange recorded = exchange.mutate()
                     .request(new ReceivedBodyRequest(exchange.getRequest(), exchange.getAttributes(), operations))
@@ -67,16 +72,22 @@ final class IdempotencyWebFilter implements WebFilter, Ordered {
                     .doOnError(state::abandon)
                     .contextWrite(inner -> inner.put(ExchangeState.KEY, state)
                             .put(ServerWebExchangeContextFilter.EXCHANGE_CONTEXT_ATTRIBUTE, recorded));
-            return Detached.run(handled.flux(), context, state::clientLeft).then();
+            return Relay.run(handled.flux(), context, state::clientLeft).then();
         });
     }
 
-    /** An error of a held call is rendered here, so that its response is recorded and settles the call. */
+    /**
+     * An error of a held call is rendered here, so that its response is recorded and settles the call. An error that
+     * is not the work's came from delivering its answer (an encoder's): the call is settled as undelivered first, and
+     * the rendered error only tells the client.
+     */
     private Mono<Void> renderHeld(ExchangeState state, ServerWebExchange recorded, Throwable error) {
         if (state.pending() == null) {
             return Mono.error(error);
         }
-        state.failed(error);
+        if (!state.workFailed()) {
+            return state.undelivered(recorded.getResponse(), error).then(heldErrors.render(recorded, error));
+        }
         return heldErrors.render(recorded, error);
     }
 

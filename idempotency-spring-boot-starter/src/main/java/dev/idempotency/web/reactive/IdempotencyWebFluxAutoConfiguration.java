@@ -44,11 +44,12 @@ public final class IdempotencyWebFluxAutoConfiguration {
     IdempotencyWebFilter idempotencyWebFilter(
             IdempotencyProperties properties,
             ObjectProvider<WebExceptionHandler> exceptionHandlers,
-            OperationRegistry operations) {
+            OperationRegistry operations,
+            HeldBytes heldBytes) {
         return new IdempotencyWebFilter(
                 new ReplayedHeaders(properties.getRequestId().getReplayedHeaders()),
                 properties.getRequestId().getMaxResponseSize().toBytes(),
-                new HeldBytes(properties.getMaxHeldBytes().toBytes()),
+                heldBytes,
                 new HeldErrors(() -> exceptionHandlers.orderedStream().toList()),
                 operations);
     }

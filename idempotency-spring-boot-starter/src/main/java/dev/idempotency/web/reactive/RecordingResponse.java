@@ -3,7 +3,7 @@ package dev.idempotency.web.reactive;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.StoredResponse;
-import dev.idempotency.internal.reactive.Detached;
+import dev.idempotency.internal.reactive.Relay;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -39,9 +39,19 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
             return super.writeWith(recorded);
         }
         // The server cancels the body when the client's connection closes; a protected handler's work (subscribed
-        // with the body) must run on and settle all the same. Buffers nobody sends any more are released.
-        return super.writeWith(Flux.deferContextual(
-                context -> Detached.run(recorded, context, state::clientLeft, DataBufferUtils::release)));
+        // with the body) must run on and settle all the same. The body is made as fast as the client reads it;
+        // buffers nobody sends any more are released.
+        return super.writeWith(Flux.deferContextual(context -> {
+            Relay<DataBuffer> relay = Relay.run(
+                    recorded,
+                    context,
+                    state::clientLeft,
+                    DataBufferUtils::release,
+                    DataBuffer::readableByteCount,
+                    state.budget());
+            state.bodyRelayed(relay);
+            return relay;
+        }));
     }
 
     @Override
@@ -88,8 +98,8 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
         AtomicLong size = new AtomicLong();
         AtomicLong reserved = new AtomicLong();
         AtomicBoolean overflowed = new AtomicBoolean();
-        return body.doOnError(state::failed)
-                .bufferUntil(buffer -> {
+        // An error here is the encoder's or the writer's: the work's own errors were recorded where it emitted them.
+        return body.bufferUntil(buffer -> {
                     int bytes = buffer.readableByteCount();
                     if (overflowed.get() || size.addAndGet(bytes) > maxBytes || !budget.tryReserve(bytes)) {
                         overflowed.set(true); // from here on every buffer goes out as it comes

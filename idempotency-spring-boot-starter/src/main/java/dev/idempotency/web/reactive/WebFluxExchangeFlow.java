@@ -25,6 +25,8 @@ import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.context.ContextView;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -64,7 +66,7 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
             observation.end(Outcome.ofRejection(refused), refused);
             return Flux.error(refused);
         }
-        return admit(call, state, observation).flatMapMany(admitted -> {
+        return admit(call, state, observation, state.handoff()).flatMapMany(admitted -> {
             if (admitted.isEmpty()) {
                 return ReactiveCalls.proceed(call, null);
             }
@@ -84,8 +86,10 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
     @Nullable
     Object runBlocking(ProtectedInvocation call, ExchangeState state) throws Throwable {
         InvocationObserver.Scope observation = ReactiveCalls.observe(call, state.context());
-        Optional<StrategyRunner.Admitted<StoredResponse>> admitted =
-                admit(call, state, observation).contextWrite(state.context()).block();
+        Optional<StrategyRunner.Admitted<StoredResponse>> admitted = admit(
+                        call, state, observation, Schedulers.immediate()) // this thread waits for it
+                .contextWrite(state.context())
+                .block();
         if (admitted == null) {
             return null; // the client went away before it was admitted: nothing ran, nothing to write
         }
@@ -123,14 +127,15 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
     }
 
     private Mono<Optional<StrategyRunner.Admitted<StoredResponse>>> admit(
-            ProtectedInvocation call, ExchangeState state, InvocationObserver.Scope observation) {
+            ProtectedInvocation call, ExchangeState state, InvocationObserver.Scope observation, Scheduler handoff) {
         return ReactiveCalls.admit(
                 call,
                 observation,
                 protectedCall(call, state.exchange()),
                 StoredResponse::decode,
-                permit -> state.hold(new HeldCall(
-                        permit, call.spec(), observation, call.protection().detachedRenewal())));
+                permit -> state.offer(new HeldCall(
+                        permit, call.spec(), observation, call.protection().detachedRenewal())),
+                handoff);
     }
 
     private Mono<ProtectedCall> protectedCall(ProtectedInvocation call, ServerWebExchange exchange) {

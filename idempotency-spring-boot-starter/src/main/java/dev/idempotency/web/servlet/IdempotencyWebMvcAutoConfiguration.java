@@ -53,14 +53,15 @@ public final class IdempotencyWebMvcAutoConfiguration {
             IdempotencyProperties properties,
             ObjectProvider<JsonMapper> jsonMapper,
             ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter,
-            BeanFactory beanFactory) {
+            BeanFactory beanFactory,
+            HeldBytes heldBytes) {
         ReplayedHeaders replayedHeaders =
                 new ReplayedHeaders(properties.getRequestId().getReplayedHeaders());
         FilterRegistrationBean<IdempotencyResponseFilter> registration =
                 new FilterRegistrationBean<>(new IdempotencyResponseFilter(
                         replayedHeaders,
                         jsonMapper.getIfAvailable(JsonMapper::new),
-                        new HeldBytes(properties.getMaxHeldBytes().toBytes()),
+                        heldBytes,
                         new LateRender(
                                 handlerAdapter,
                                 beanFactory,

@@ -1,7 +1,7 @@
 package dev.idempotency.web.servlet;
 
 import dev.idempotency.IdempotencyContext;
-import dev.idempotency.internal.reactive.Detached;
+import dev.idempotency.internal.reactive.Relay;
 import dev.idempotency.spi.Futures;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -179,7 +179,7 @@ final class MvcAsyncExecution {
                 })
                 .doOnComplete(() -> end.ended(single.get(), null))
                 .doOnError(failure -> end.ended(null, failure));
-        return adapter.fromPublisher(Detached.run(work, Context.of(IdempotencyContext.class, context), () -> false));
+        return adapter.fromPublisher(Relay.run(work, Context.of(IdempotencyContext.class, context), () -> false));
     }
 
     private static @Nullable StreamingResponseBody streamingBody(@Nullable Object returned) {
