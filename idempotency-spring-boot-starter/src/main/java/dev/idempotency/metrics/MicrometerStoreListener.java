@@ -26,7 +26,7 @@ final class MicrometerStoreListener implements StoreListener {
     static final String TOKENS_REFUSED = "idempotency.tokens.refused";
 
     private final MeterRegistry meters;
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<String, Timer[]> timers = new ConcurrentHashMap<>();
     private final Map<Strategy, Counter> lost = new EnumMap<>(Strategy.class);
     private final Map<String, Counter> tokensRefused = new ConcurrentHashMap<>();
     private final Counter releasesFailed;
@@ -57,15 +57,21 @@ final class MicrometerStoreListener implements StoreListener {
 
     @Override
     public void onCall(String kind, long nanos, boolean failed) {
-        String result = failed ? "failure" : "success";
-        timers.computeIfAbsent(
-                        kind + '\0' + result,
-                        key -> Timer.builder(REDIS_CALLS)
-                                .description("Redis calls made by the idempotency strategies")
-                                .tag("kind", kind)
-                                .tag("result", result)
-                                .register(meters))
-                .record(nanos, TimeUnit.NANOSECONDS);
+        Timer[] byResult = timers.get(kind); // kinds are a handful of constants: no string built per call
+        if (byResult == null) {
+            byResult = timers.computeIfAbsent(kind, key -> new Timer[2]);
+        }
+        int result = failed ? 1 : 0;
+        Timer timer = byResult[result];
+        if (timer == null) {
+            timer = Timer.builder(REDIS_CALLS)
+                    .description("Redis calls made by the idempotency strategies")
+                    .tag("kind", kind)
+                    .tag("result", failed ? "failure" : "success")
+                    .register(meters); // the registry's own instance: a race registers it once
+            byResult[result] = timer;
+        }
+        timer.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
