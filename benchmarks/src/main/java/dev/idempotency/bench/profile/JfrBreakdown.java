@@ -111,8 +111,9 @@ public final class JfrBreakdown {
         Map<Long, long[]> allocated = new LinkedHashMap<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
             String type = event.getEventType().getName();
-            if (type.equals("jdk.ThreadAllocationStatistics")) {
-                long[] range = allocated.computeIfAbsent(event.getLong("thread.javaThreadId"), id -> new long[] {-1, 0});
+            if (type.equals("jdk.ThreadAllocationStatistics") && event.getThread("thread") != null) {
+                long[] range = allocated.computeIfAbsent(
+                        event.getThread("thread").getJavaThreadId(), id -> new long[] {-1, 0});
                 long bytes = event.getLong("allocated");
                 range[0] = range[0] < 0 ? bytes : Math.min(range[0], bytes);
                 range[1] = Math.max(range[1], bytes);
