@@ -28,7 +28,8 @@ final class RequestCounter implements InvocationObserver {
         if (counters == null || counters.strategy != strategy) {
             counters = operations.compute(
                     operation,
-                    (name, known) -> known != null && known.strategy == strategy ? known : new Counters(name, strategy));
+                    (name, known) ->
+                            known != null && known.strategy == strategy ? known : new Counters(name, strategy));
         }
         return counters;
     }

@@ -46,9 +46,7 @@ public final class JfrBreakdown {
                             "dev.idempotency.web.servlet.ReceivedBodyAdvice",
                             "dev.idempotency.web.reactive.ExchangePayload",
                             "dev.idempotency.web.reactive.ReceivedBodyRequest")),
-            new Part(
-                    "observation and metrics",
-                    List.of("dev.idempotency.metrics.", "dev.idempotency.observation.")),
+            new Part("observation and metrics", List.of("dev.idempotency.metrics.", "dev.idempotency.observation.")),
             new Part(
                     "capture and copies of the answer",
                     List.of(
@@ -58,7 +56,9 @@ public final class JfrBreakdown {
                             "dev.idempotency.web.reactive.RecordingResponse")),
             new Part(
                     "stored response: encode, decode, replayed headers",
-                    List.of("dev.idempotency.internal.http.StoredResponse", "dev.idempotency.internal.http.ReplayedHeaders")),
+                    List.of(
+                            "dev.idempotency.internal.http.StoredResponse",
+                            "dev.idempotency.internal.http.ReplayedHeaders")),
             new Part(
                     "SpEL keys",
                     List.of("org.springframework.expression.", "dev.idempotency.internal.operation.KeyExpression")),
@@ -80,7 +80,10 @@ public final class JfrBreakdown {
 
     /** Components whose code the starter calls: their samples count as the calling part's. */
     private static final List<String> CALLED = List.of(
-            "tools.jackson.", "io.lettuce.", "org.springframework.data.redis.", "org.springframework.expression.",
+            "tools.jackson.",
+            "io.lettuce.",
+            "org.springframework.data.redis.",
+            "org.springframework.expression.",
             "io.micrometer.");
 
     private static final List<Part> OTHERS = List.of(
@@ -88,7 +91,8 @@ public final class JfrBreakdown {
             new Part("Micrometer (Spring's own observations)", List.of("io.micrometer.")),
             new Part("Jackson (the app's own JSON)", List.of("tools.jackson.")),
             new Part("Lettuce (not under the starter)", List.of("io.lettuce.", "org.springframework.data.redis.")),
-            new Part("Tomcat / Netty (HTTP)", List.of("org.apache.", "io.netty.", "reactor.netty.", "jakarta.servlet.")),
+            new Part(
+                    "Tomcat / Netty (HTTP)", List.of("org.apache.", "io.netty.", "reactor.netty.", "jakarta.servlet.")),
             new Part("Spring MVC / WebFlux, Spring Security, Reactor", List.of("org.springframework.", "reactor.")));
 
     private static final String JDK = "JDK and other (no known component on the stack)";
@@ -132,7 +136,9 @@ public final class JfrBreakdown {
             System.out.printf("%-60s %8d %6.1f%%%n", part.getKey(), part.getValue(), 100.0 * part.getValue() / total);
         }
         System.out.printf("%-60s %8d %6.1f%%%n", "Lettuce event loop (I/O)", lettuceLoop, 100.0 * lettuceLoop / total);
-        long bytes = allocated.values().stream().mapToLong(range -> range[1] - Math.max(range[0], 0)).sum();
+        long bytes = allocated.values().stream()
+                .mapToLong(range -> range[1] - Math.max(range[0], 0))
+                .sum();
         System.out.printf("allocated by the app's threads during the recording: %d bytes", bytes);
         System.out.println(requests > 0 ? String.format(", %.0f per request%n", (double) bytes / requests) : "");
     }
@@ -145,13 +151,16 @@ public final class JfrBreakdown {
         for (RecordedFrame frame : frames) { // innermost first
             String type = frame.getMethod().getType().getName();
             if (isJdk(type)) {
-                reflection |= type.startsWith("java.lang.reflect.") || type.startsWith("sun.reflect.")
-                        || type.startsWith("jdk.internal.reflect.") || type.equals("java.lang.Class");
+                reflection |= type.startsWith("java.lang.reflect.")
+                        || type.startsWith("sun.reflect.")
+                        || type.startsWith("jdk.internal.reflect.")
+                        || type.equals("java.lang.Class");
                 continue;
             }
             Part starter = type.startsWith("dev.idempotency.bench.") ? null : find(STARTER, type);
             if (starter != null) {
-                if (called != null && (called.startsWith("io.lettuce.") || called.startsWith("org.springframework.data."))) {
+                if (called != null
+                        && (called.startsWith("io.lettuce.") || called.startsWith("org.springframework.data."))) {
                     return LETTUCE;
                 }
                 return reflection && called == null ? REFLECTION : starter.name();
@@ -182,7 +191,10 @@ public final class JfrBreakdown {
     }
 
     private static boolean isJdk(String type) {
-        return type.startsWith("java.") || type.startsWith("javax.") || type.startsWith("jdk.")
-                || type.startsWith("sun.") || type.startsWith("com.sun.");
+        return type.startsWith("java.")
+                || type.startsWith("javax.")
+                || type.startsWith("jdk.")
+                || type.startsWith("sun.")
+                || type.startsWith("com.sun.");
     }
 }
