@@ -16,10 +16,13 @@ final class StoreListeners {
         if (listeners.size() == 1) {
             return listeners.get(0);
         }
+        StoreListener[] each = listeners.toArray(StoreListener[]::new);
         return new StoreListener() {
             @Override
             public void onCall(String store, String kind, long nanos, boolean failed) {
-                listeners.forEach(listener -> listener.onCall(store, kind, nanos, failed));
+                for (StoreListener listener : each) { // every store call: no lambda, no iterator
+                    listener.onCall(store, kind, nanos, failed);
+                }
             }
 
             @Override

@@ -35,7 +35,7 @@ final class MicrometerStoreListener implements StoreListener {
     private static final String[] TOKEN_REFUSALS = {"caller", "total", "anonymous", "operation"};
 
     private final MeterRegistry meters;
-    private final Map<String, Timer[]> timers = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Timer[][]>> timers = new ConcurrentHashMap<>();
     private final Map<Strategy, Counter> lost = new EnumMap<>(Strategy.class);
     private final Map<String, Counter> tokensRefused = new ConcurrentHashMap<>();
     private final Counter releasesFailed;
@@ -70,9 +70,16 @@ final class MicrometerStoreListener implements StoreListener {
 
     @Override
     public void onCall(String store, String kind, long nanos, boolean failed) {
-        String result = failed ? "failure" : "success";
-        for (Timer timer :
-                timers.computeIfAbsent(store + '\0' + kind + '\0' + result, key -> timers(store, kind, result))) {
+        // Stores and kinds are a handful of constants: no string is built per call.
+        Map<String, Timer[][]> ofStore = timers.computeIfAbsent(store, unused -> new ConcurrentHashMap<>());
+        Timer[][] byResult = ofStore.computeIfAbsent(kind, unused -> new Timer[2][]);
+        int result = failed ? 1 : 0;
+        Timer[] recorded = byResult[result];
+        if (recorded == null) {
+            recorded = timers(store, kind, failed ? "failure" : "success"); // the registry's own: a race registers once
+            byResult[result] = recorded;
+        }
+        for (Timer timer : recorded) {
             timer.record(nanos, TimeUnit.NANOSECONDS);
         }
     }

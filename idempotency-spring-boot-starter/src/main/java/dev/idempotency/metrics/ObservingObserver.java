@@ -3,8 +3,12 @@ package dev.idempotency.metrics;
 import dev.idempotency.Strategy;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
+import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +21,7 @@ final class ObservingObserver implements InvocationObserver {
     static final String OBSERVATION = "idempotency";
 
     private final ObservationRegistry observations;
+    private final Map<String, Names> operations = new ConcurrentHashMap<>();
 
     ObservingObserver(ObservationRegistry observations) {
         this.observations = observations;
@@ -34,14 +39,35 @@ final class ObservingObserver implements InvocationObserver {
     }
 
     private Observation create(String operation, Strategy strategy, @Nullable Object parent) {
+        Names names = operations.computeIfAbsent(operation, Names::new);
         Observation observation = Observation.createNotStarted(OBSERVATION, observations)
-                .contextualName("idempotency " + operation)
-                .lowCardinalityKeyValue("strategy", TagValues.of(strategy))
-                .lowCardinalityKeyValue("operation", operation);
+                .contextualName(names.contextual)
+                .lowCardinalityKeyValue(STRATEGIES[strategy.ordinal()])
+                .lowCardinalityKeyValue(names.operation);
         if (parent instanceof Observation caller) {
             observation.parentObservation(caller);
         }
         return observation;
+    }
+
+    private static final KeyValue[] STRATEGIES = Arrays.stream(Strategy.values())
+            .map(strategy -> KeyValue.of("strategy", TagValues.of(strategy)))
+            .toArray(KeyValue[]::new);
+
+    private static final KeyValue[] OUTCOMES = Arrays.stream(Outcome.values())
+            .map(outcome -> KeyValue.of("outcome", outcome.tag()))
+            .toArray(KeyValue[]::new);
+
+    /** What an operation's observations are named and tagged with, built once per operation rather than per call. */
+    private static final class Names {
+
+        final String contextual;
+        final KeyValue operation;
+
+        Names(String operation) {
+            this.contextual = "idempotency " + operation;
+            this.operation = KeyValue.of("operation", operation);
+        }
     }
 
     /** One observation, with the scope that made it current on the starting thread until detached or ended. */
@@ -66,7 +92,7 @@ final class ObservingObserver implements InvocationObserver {
 
         @Override
         public void end(Outcome outcome, @Nullable Throwable error) {
-            observation.lowCardinalityKeyValue("outcome", outcome.tag());
+            observation.lowCardinalityKeyValue(OUTCOMES[outcome.ordinal()]);
             if (error != null) {
                 observation.error(error);
             }

@@ -55,33 +55,42 @@ public interface InvocationObserver {
         if (observers.size() == 1) {
             return observers.get(0);
         }
+        InvocationObserver[] each = observers.toArray(InvocationObserver[]::new);
         return new InvocationObserver() {
             @Override
             public Scope start(String operation, Strategy strategy) {
-                return all(observers.stream()
-                        .map(observer -> observer.start(operation, strategy))
-                        .toList());
+                Scope[] scopes = new Scope[each.length];
+                for (int i = 0; i < each.length; i++) {
+                    scopes[i] = each[i].start(operation, strategy);
+                }
+                return all(scopes);
             }
 
             @Override
             public Scope startDetached(String operation, Strategy strategy, @Nullable Object parent) {
-                return all(observers.stream()
-                        .map(observer -> observer.startDetached(operation, strategy, parent))
-                        .toList());
+                Scope[] scopes = new Scope[each.length];
+                for (int i = 0; i < each.length; i++) {
+                    scopes[i] = each[i].startDetached(operation, strategy, parent);
+                }
+                return all(scopes);
             }
         };
     }
 
-    private static Scope all(List<Scope> scopes) {
+    private static Scope all(Scope[] scopes) {
         return new Scope() {
             @Override
             public void end(Outcome outcome, @Nullable Throwable error) {
-                scopes.forEach(scope -> scope.end(outcome, error));
+                for (Scope scope : scopes) {
+                    scope.end(outcome, error);
+                }
             }
 
             @Override
             public void detach() {
-                scopes.forEach(Scope::detach);
+                for (Scope scope : scopes) {
+                    scope.detach();
+                }
             }
         };
     }

@@ -265,6 +265,19 @@ public final class RedisRequestIdStore implements RequestIdStore {
     }
 
     static byte[] millisArg(Duration duration) {
-        return Long.toString(millis(duration)).getBytes(StandardCharsets.US_ASCII);
+        Millis last = lastMillis;
+        if (last == null || !last.duration().equals(duration)) {
+            last = new Millis(duration, Long.toString(millis(duration)).getBytes(StandardCharsets.US_ASCII));
+            lastMillis = last;
+        }
+        return last.bytes();
     }
+
+    /**
+     * The last duration sent as a script argument and its bytes: an application's calls use a handful of TTLs and
+     * leases, mostly one, so most calls find theirs here instead of printing it again. Scripts only read arguments.
+     */
+    private record Millis(Duration duration, byte[] bytes) {}
+
+    private static volatile @Nullable Millis lastMillis;
 }

@@ -26,7 +26,7 @@ record RequestRecord(boolean completed, boolean kept, String fingerprint, byte[]
     private static final int COMPLETED_HEADER = 1 + NO_FINGERPRINT.length();
 
     static byte[] inProgress(String owner, String fingerprint) {
-        return (STATE_IN_PROGRESS + owner + fingerprint).getBytes(StandardCharsets.US_ASCII);
+        return ascii(STATE_IN_PROGRESS, owner, fingerprint);
     }
 
     static byte[] completed(String fingerprint, byte[] result) {
@@ -35,18 +35,46 @@ record RequestRecord(boolean completed, boolean kept, String fingerprint, byte[]
         return value;
     }
 
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** What a completed record holds before its result; the complete script appends the result in Redis. */
     static byte[] completedHead(String fingerprint) {
-        return (STATE_COMPLETED + fingerprint).getBytes(StandardCharsets.US_ASCII);
+        return ascii(STATE_COMPLETED, fingerprint, "");
     }
 
     static byte[] notKept(String fingerprint) {
-        return (STATE_NOT_KEPT + fingerprint).getBytes(StandardCharsets.US_ASCII);
+        return ascii(STATE_NOT_KEPT, fingerprint, "");
     }
 
     /** What the guarded scripts compare the stored value's beginning with: in progress and owned by {@code owner}. */
     static byte[] ownedPrefix(String owner) {
-        return (STATE_IN_PROGRESS + owner).getBytes(StandardCharsets.US_ASCII);
+        return ascii(STATE_IN_PROGRESS, owner, "");
+    }
+
+    /**
+     * The state letter and the parts, ASCII (owner ids and fingerprints are base64url), written straight into the
+     * value: no String joined first and encoded after, on every claim and completion.
+     */
+    private static byte[] ascii(String state, String first, String second) {
+        if (!isAscii(first) || !isAscii(second)) { // a fingerprint given through the API may be anything
+            return (state + first + second).getBytes(StandardCharsets.US_ASCII);
+        }
+        byte[] value = new byte[1 + first.length() + second.length()];
+        value[0] = (byte) state.charAt(0);
+        for (int i = 0; i < first.length(); i++) {
+            value[1 + i] = (byte) first.charAt(i);
+        }
+        for (int i = 0, at = 1 + first.length(); i < second.length(); i++) {
+            value[at + i] = (byte) second.charAt(i);
+        }
+        return value;
     }
 
     static RequestRecord decode(byte[] value) {

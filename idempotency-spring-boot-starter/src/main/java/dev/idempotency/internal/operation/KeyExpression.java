@@ -1,5 +1,6 @@
 package dev.idempotency.internal.operation;
 
+import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -23,6 +24,7 @@ public final class KeyExpression {
 
     private final String source;
     private final Expression expression;
+    private final ParameterNames names = new ParameterNames();
 
     private KeyExpression(String source, Expression expression) {
         this.source = source;
@@ -63,16 +65,43 @@ public final class KeyExpression {
     }
 
     /**
+     * The parameter names of the method the key is evaluated for, read once: the discoverer reflects on the method
+     * (a {@code Parameter[]} and its names) every time it is asked, and the context asks on every call. A key belongs
+     * to one method; another (a bridge, an override) is read again, and then kept instead.
+     */
+    private static final class ParameterNames implements ParameterNameDiscoverer {
+
+        private volatile @Nullable Named last;
+
+        @Override
+        public @Nullable String @Nullable [] getParameterNames(Method method) {
+            Named named = last;
+            if (named == null || named.method() != method) {
+                named = new Named(method, PARAMETER_NAMES.getParameterNames(method));
+                last = named;
+            }
+            return named.names();
+        }
+
+        @Override
+        public @Nullable String @Nullable [] getParameterNames(Constructor<?> constructor) {
+            return PARAMETER_NAMES.getParameterNames(constructor);
+        }
+
+        private record Named(Method method, @Nullable String @Nullable [] names) {}
+    }
+
+    /**
      * The arguments by name and position, and the given variables, which it looks up first. Setting them on the
      * context would not do: it loads the arguments lazily, at the first name it does not know, and a parameter of the
      * same name would then replace the variable or not depending on which names the expression reads first.
      */
-    private static final class CallContext extends MethodBasedEvaluationContext {
+    private final class CallContext extends MethodBasedEvaluationContext {
 
         private final Map<String, ?> variables;
 
         CallContext(@Nullable Object target, Method method, @Nullable Object[] arguments, Map<String, ?> variables) {
-            super(target, method, arguments, PARAMETER_NAMES);
+            super(target, method, arguments, names);
             this.variables = variables;
         }
 
