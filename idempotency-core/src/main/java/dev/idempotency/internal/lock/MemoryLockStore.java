@@ -38,7 +38,7 @@ final class MemoryLockStore implements LockStore {
                 key,
                 live -> live == null
                         ? new Change<>(Value.expiringIn(holder, lease), nextFence())
-                        : new Change<>(live, -live.millisLeft())));
+                        : new Change<>(live, -Math.max(live.millisLeft(), 1))));
     }
 
     private long nextFence() {
