@@ -61,20 +61,20 @@ public class EdgeApplication {
     @Import(ServletEdges.class)
     static class Servlet {}
 
-    @Bean
-    Stock stock(Work work) {
-        return new Stock(work);
-    }
-
-    @Bean
-    ReactiveBeans reactiveBeans(Work work, Stock stock) {
-        return new ReactiveBeans(work, stock);
-    }
-
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
     @Import({ReactiveEdges.class, DeliveryEdges.class})
     static class Reactive {
+
+        @Bean
+        Stock stock(Work work) {
+            return new Stock(work);
+        }
+
+        @Bean
+        ReactiveBeans reactiveBeans(Work work, Stock stock) {
+            return new ReactiveBeans(work, stock);
+        }
 
         @Bean
         WebFilter writeTracer() {
@@ -89,7 +89,10 @@ public class EdgeApplication {
                 "spring.data.redis.host=" + TestRedis.SERVER.host(),
                 "spring.data.redis.port=" + TestRedis.SERVER.port(),
                 "idempotency.key-prefix=edge-" + System.nanoTime() + ":",
-                "idempotency.request-id.max-response-size=1KB"));
+                "idempotency.request-id.max-response-size=1KB",
+                // the policies of ReactiveBeans
+                "idempotency.policies.short-lease.lease=1s",
+                "idempotency.policies.no-wait.wait=0s"));
         all.addAll(List.of(properties));
         return new SpringApplicationBuilder(EdgeApplication.class)
                 .web(stack == Stack.MVC ? WebApplicationType.SERVLET : WebApplicationType.REACTIVE)

@@ -56,12 +56,7 @@ class ReactiveDeliveryTests {
 
     @BeforeAll
     void start() {
-        app = EdgeApplication.start(
-                Stack.WEBFLUX,
-                "idempotency.lock.wait=2s",
-                "idempotency.detached-renewal=2s",
-                "idempotency.policies.short-lease.lease=1s",
-                "idempotency.policies.no-wait.wait=0s");
+        app = EdgeApplication.start(Stack.WEBFLUX, "idempotency.lock.wait=2s", "idempotency.detached-renewal=2s");
         work = app.getBean(Work.class);
         beans = app.getBean(ReactiveBeans.class);
         http = new TestHttp(EdgeApplication.port(app));
@@ -245,7 +240,8 @@ class ReactiveDeliveryTests {
         assertThat(duplicate.statusCode()).as(duplicate.body()).isEqualTo(409);
         assertThat(duplicate.body()).contains("result-not-stored");
         assertThat(work.executions(id)).isEqualTo(1);
-        assertThat(counter("idempotency.results.not.stored")).isEqualTo(notStored + 1);
+        // At least: work detached by the other cases may complete its key without a result meanwhile.
+        assertThat(counter("idempotency.results.not.stored")).isGreaterThanOrEqualTo(notStored + 1);
     }
 
     @Test
@@ -322,8 +318,9 @@ class ReactiveDeliveryTests {
                 client.getInputStream().readNBytes(1024);
                 client.setSoLinger(true, 0); // the client leaves mid-answer
             }
-            try (Disconnecting cut = Disconnecting.post(port, "/edge/feed/" + id, null)) {
-                Await.until(DEADLINE, "the stream started", () -> work.executions(id) >= 1);
+            String feed = newId();
+            try (Disconnecting cut = Disconnecting.post(port, "/edge/feed/" + feed, null)) {
+                Await.until(DEADLINE, "the stream started", () -> work.executions(feed) == 1);
             }
             String leaving = newId();
             try (Disconnecting gone = Disconnecting.post(port, "/edge/halves/" + leaving, newId())) {

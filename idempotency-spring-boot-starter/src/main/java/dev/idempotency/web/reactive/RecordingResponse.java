@@ -110,7 +110,11 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
                 })
                 .concatMap(chunk -> {
                     if (!overflowed.get()) { // a chunk ends early only past a limit: this is the whole body
-                        return settle(ExchangeState.copy(chunk), "").concatWith(Flux.fromIterable(chunk));
+                        // Settled, the body is no longer held back: it is the server's to send, however slowly.
+                        return settle(ExchangeState.copy(chunk), "").concatWith(Flux.defer(() -> {
+                            budget.release(reserved.getAndSet(0));
+                            return Flux.fromIterable(chunk);
+                        }));
                     }
                     budget.release(reserved.getAndSet(0));
                     return Flux.fromIterable(chunk);
