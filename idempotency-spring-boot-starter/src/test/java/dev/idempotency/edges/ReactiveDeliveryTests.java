@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.LockBusyException;
+import dev.idempotency.RequestInProgressException;
 import dev.idempotency.ResultNotStoredException;
 import dev.idempotency.stacks.Stack;
 import dev.idempotency.testsupport.Await;
@@ -94,7 +95,8 @@ class ReactiveDeliveryTests {
                 .hasSize(3)
                 .allSatisfy(thread -> assertThat(thread)
                         .as("a caller that may block gets its values where it may block, never on Redis's I/O thread")
-                        .startsWith("boundedElastic"));
+                        .doesNotStartWith("lettuce")
+                        .doesNotStartWith("parallel"));
     }
 
     @Test
@@ -208,6 +210,8 @@ class ReactiveDeliveryTests {
                 return false;
             } catch (ResultNotStoredException expected) {
                 return true;
+            } catch (RequestInProgressException settling) {
+                return false; // the cut-off stream's key is being completed
             }
         });
         assertThat(work.executions(id)).isEqualTo(1);
