@@ -57,14 +57,10 @@ class AsyncTimeoutTests {
         assertThat(duringTheWork.statusCode()).as(duringTheWork.body()).isEqualTo(409);
         assertThat(duringTheWork.body()).contains("request-in-progress");
         work.finish(id, "order " + id);
-        HttpResponse<String>[] replay = new HttpResponse[1];
-        Await.until(DEADLINE, "the work's own end settled the call", () -> {
-            replay[0] = http.post(path, "{}", "Idempotency-Key", key);
-            return replay[0].statusCode() != 409;
-        });
-        assertThat(replay[0].statusCode()).as(replay[0].body()).isEqualTo(200);
-        assertThat(replay[0].body()).isEqualTo("order " + id);
-        assertThat(replay[0].headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        HttpResponse<String> replay = Duplicates.afterTheWork(http, path, key);
+        assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
+        assertThat(replay.body()).isEqualTo("order " + id);
+        assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(work.executions(id)).isEqualTo(1);
     }
 
@@ -75,7 +71,7 @@ class AsyncTimeoutTests {
         String path = "/edge/receipt/" + id;
         assertThat(http.post(path, "{}", "Idempotency-Key", key).statusCode()).isEqualTo(409);
         work.finish(id, "paid");
-        HttpResponse<String> replay = afterTheWork(path, key);
+        HttpResponse<String> replay = Duplicates.afterTheWork(http, path, key);
         assertThat(replay.statusCode()).as(replay.body()).isEqualTo(200);
         assertThat(replay.body()).isEqualTo("{\"id\":\"" + id + "\"}");
         assertThat(replay.headers().firstValue("Content-Type"))
@@ -90,21 +86,11 @@ class AsyncTimeoutTests {
         String path = "/edge/orders-kept/" + id;
         assertThat(http.post(path, "{}", "Idempotency-Key", key).statusCode()).isEqualTo(409);
         work.fail(id, new OutOfStock("out of stock: " + id));
-        HttpResponse<String> replay = afterTheWork(path, key);
+        HttpResponse<String> replay = Duplicates.afterTheWork(http, path, key);
         assertThat(replay.statusCode()).as(replay.body()).isEqualTo(409);
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(replay.body()).contains("out of stock: " + id);
         assertThat(work.executions(id)).isEqualTo(1);
-    }
-
-    /** The answer to a duplicate once the first call is settled (meanwhile it gets 409 request-in-progress). */
-    private HttpResponse<String> afterTheWork(String path, String key) {
-        HttpResponse<String>[] last = new HttpResponse[1];
-        Await.until(DEADLINE, "the work's own end settled the call", () -> {
-            last[0] = http.post(path, "{}", "Idempotency-Key", key);
-            return !(last[0].statusCode() == 409 && last[0].body().contains("request-in-progress"));
-        });
-        return last[0];
     }
 
     @Test

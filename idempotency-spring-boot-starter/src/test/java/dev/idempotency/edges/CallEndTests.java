@@ -80,7 +80,7 @@ class CallEndTests {
         assertThat(meanwhile.statusCode()).as(meanwhile.body()).isEqualTo(409);
         assertThat(meanwhile.body()).contains("request-in-progress");
         work.finish(id, "order " + id);
-        HttpResponse<String> replay = afterTheWork(http, "/edge/orders/" + id, key);
+        HttpResponse<String> replay = Duplicates.afterTheWork(http, "/edge/orders/" + id, key);
         assertThat(replay.statusCode()).isEqualTo(200);
         assertThat(replay.body()).isEqualTo("order " + id);
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
@@ -150,7 +150,7 @@ class CallEndTests {
                         ? new ResponseStatusException(HttpStatus.CONFLICT, "out of stock")
                         : new IllegalStateException("the warehouse is down"));
         CompletableFuture<HttpResponse<String>> next =
-                CompletableFuture.supplyAsync(() -> afterTheWork(http, "/edge/" + path + "/" + id, key));
+                CompletableFuture.supplyAsync(() -> Duplicates.afterTheWork(http, "/edge/" + path + "/" + id, key));
         if (retry.equals("ran-again")) {
             Await.until(DEADLINE, "the retry ran the work again", () -> work.executions(id) == 2);
             work.finish(id, "done " + id);
@@ -290,7 +290,7 @@ class CallEndTests {
         HttpResponse<String> first = http.post("/edge/large/" + id, "{}", "Idempotency-Key", key);
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(first.body()).hasSize(4096);
-        HttpResponse<String> duplicate = afterTheWork(http, "/edge/large/" + id, key);
+        HttpResponse<String> duplicate = Duplicates.afterTheWork(http, "/edge/large/" + id, key);
         assertThat(duplicate.statusCode()).isEqualTo(409);
         assertThat(duplicate.body()).contains("result-not-stored");
         assertThat(work.executions(id)).isEqualTo(1);
@@ -326,19 +326,6 @@ class CallEndTests {
                 .filter(line -> line.contains("lua]") && line.contains("\"SET\"") && line.contains("\"NX\""))
                 .filter(line -> line.contains(lockKey))
                 .count();
-    }
-
-    /**
-     * The answer to a duplicate once the first call's work is settled: a duplicate meanwhile gets 409
-     * request-in-progress, so poll (bounded) until it gets something else.
-     */
-    private static HttpResponse<String> afterTheWork(TestHttp http, String path, String key) {
-        HttpResponse<String>[] last = new HttpResponse[1];
-        Await.until(DEADLINE, "the first call was settled", () -> {
-            last[0] = http.post(path, "{}", "Idempotency-Key", key);
-            return !(last[0].statusCode() == 409 && last[0].body().contains("request-in-progress"));
-        });
-        return last[0];
     }
 
     private static String newId() {

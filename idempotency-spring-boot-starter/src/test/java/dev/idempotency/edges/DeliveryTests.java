@@ -6,6 +6,7 @@ import dev.idempotency.stacks.Stack;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.TestHttp;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
@@ -49,7 +50,7 @@ class DeliveryTests {
         String key = newId();
         HttpResponse<String> first = http.post("/edge/unwritable/" + id, "{}", "Idempotency-Key", key);
         assertThat(first.statusCode()).as(first.body()).isEqualTo(500);
-        HttpResponse<String> retry = afterTheWork("/edge/unwritable/" + id, key);
+        HttpResponse<String> retry = Duplicates.afterTheWork(http, "/edge/unwritable/" + id, key);
         assertThat(retry.statusCode()).as(retry.body()).isEqualTo(409);
         assertThat(retry.body()).contains("result-not-stored");
         assertThat(work.executions(id)).isEqualTo(1);
@@ -62,7 +63,7 @@ class DeliveryTests {
         HttpResponse<String> first =
                 http.post("/edge/quote-only/" + id, "{}", "Idempotency-Key", key, "Accept", "application/pdf");
         assertThat(first.statusCode()).as(first.body()).isEqualTo(406);
-        HttpResponse<String> retry = afterTheWork("/edge/quote-only/" + id, key);
+        HttpResponse<String> retry = Duplicates.afterTheWork(http, "/edge/quote-only/" + id, key);
         assertThat(retry.statusCode()).as(retry.body()).isEqualTo(409);
         assertThat(retry.body()).contains("result-not-stored");
         assertThat(work.executions(id)).isEqualTo(1);
@@ -91,11 +92,13 @@ class DeliveryTests {
     }
 
     @Test
-    void anOverSizeAnswerWhoseClientLeavesMidDownloadCompletesTheKey() {
+    void anOverSizeAnswerWhoseClientLeavesMidDownloadCompletesTheKey() throws IOException {
         String id = newId();
         String key = newId();
-        LeavingReader.readThenLeave(EdgeApplication.port(app), "/edge/export/" + id, key, 16 * 1024);
-        HttpResponse<String> retry = afterTheWork("/edge/export/" + id, key);
+        try (Disconnecting client = Disconnecting.post(EdgeApplication.port(app), "/edge/export/" + id, key)) {
+            client.read(16 * 1024); // then it leaves, mid-download
+        }
+        HttpResponse<String> retry = Duplicates.afterTheWork(http, "/edge/export/" + id, key);
         assertThat(retry.statusCode()).as("a retry runs no second export").isEqualTo(409);
         assertThat(retry.body()).contains("result-not-stored");
         assertThat(work.executions(id)).isEqualTo(1);
@@ -106,7 +109,7 @@ class DeliveryTests {
      * keep, replayed, or its client leaves mid-download. What was held back is given back each time.
      */
     @Test
-    void theHeldBytesGaugeComesBackToZeroAfterEveryWayACallEnds() {
+    void theHeldBytesGaugeComesBackToZeroAfterEveryWayACallEnds() throws IOException {
         Supplier<Double> held = () -> app.getBean(MeterRegistry.class)
                 .get("idempotency.held.bytes")
                 .gauge()
@@ -120,19 +123,12 @@ class DeliveryTests {
             http.post("/edge/large/" + id, "{}", "Idempotency-Key", key + "l");
             http.post("/edge/payments/" + id, "{\"amount\":1}", "Idempotency-Key", key + "p", "X-Account", "a");
             http.post("/edge/payments/" + id, "{\"amount\":1}", "Idempotency-Key", key + "p", "X-Account", "a");
-            LeavingReader.readThenLeave(EdgeApplication.port(app), "/edge/export/" + id, key + "e", 16 * 1024);
+            try (Disconnecting client =
+                    Disconnecting.post(EdgeApplication.port(app), "/edge/export/" + id, key + "e")) {
+                client.read(16 * 1024);
+            }
         }
         Await.until(DEADLINE, "everything held was given back", () -> held.get() == 0, () -> "held: " + held.get());
-    }
-
-    /** The answer to a duplicate once the first call is settled (meanwhile it gets 409 request-in-progress). */
-    private HttpResponse<String> afterTheWork(String path, String key) {
-        HttpResponse<String>[] last = new HttpResponse[1];
-        Await.until(DEADLINE, "the first call was settled", () -> {
-            last[0] = http.post(path, "{}", "Idempotency-Key", key);
-            return !(last[0].statusCode() == 409 && last[0].body().contains("request-in-progress"));
-        });
-        return last[0];
     }
 
     private static String newId() {

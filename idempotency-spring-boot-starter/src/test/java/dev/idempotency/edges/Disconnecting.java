@@ -43,6 +43,19 @@ final class Disconnecting implements AutoCloseable {
         }
     }
 
+    /** Reads {@code bytes} of the answer, as a client that then leaves mid-download has. */
+    void read(int bytes) throws IOException {
+        byte[] buffer = new byte[4096];
+        int read = 0;
+        while (read < bytes) {
+            int n = socket.getInputStream().read(buffer);
+            if (n < 0) {
+                throw new IllegalStateException("the server closed the answer after " + read + " bytes");
+            }
+            read += n;
+        }
+    }
+
     /** Drops the connection at once (RST), as a client process that dies or times out does. */
     @Override
     public void close() throws IOException {

@@ -3,7 +3,6 @@ package dev.idempotency.web.servlet;
 import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
-import dev.idempotency.internal.http.StoredResponse;
 import java.lang.reflect.Type;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -74,7 +73,7 @@ final class LateRender {
         try {
             boolean rendered = failure == null ? renderValue(handler, value, web) : renderError(handler, failure, web);
             response.flushBuffer();
-            return rendered ? new Rendered(response) : null;
+            return rendered ? rendered(response) : null;
         } catch (Exception | LinkageError ex) {
             log.warn("Could not render the late answer of {}: {}", handler.getShortLogMessage(), ex.toString());
             return null;
@@ -106,6 +105,20 @@ final class LateRender {
         return true;
     }
 
+    /** The late answer as a store reads it: past {@code max-response-size}, or ended by sendError, without a body. */
+    private WrittenResponse rendered(BufferedResponse response) {
+        return new WrittenResponse(
+                response,
+                replayedHeaders,
+                () -> {
+                    HeldBody body = response.body();
+                    return body == null || body.size() > maxBytes ? null : body;
+                },
+                () -> response.body() == null
+                        ? "ended by sendError"
+                        : "larger than idempotency.request-id.max-response-size");
+    }
+
     private HandlerMethodReturnValueHandlerComposite handlers() {
         HandlerMethodReturnValueHandlerComposite composite = handlers;
         if (composite == null) {
@@ -118,39 +131,6 @@ final class LateRender {
             handlers = composite;
         }
         return composite;
-    }
-
-    /** The rendered response as a store reads it. */
-    private final class Rendered implements HeldCall.SentResponse {
-
-        private final BufferedResponse response;
-
-        Rendered(BufferedResponse response) {
-            this.response = response;
-        }
-
-        @Override
-        public int status() {
-            return response.getStatus();
-        }
-
-        @Override
-        public List<StoredResponse.Header> headers() {
-            return replayedHeaders.capture(response::getHeaders);
-        }
-
-        @Override
-        public @Nullable HeldBody body() {
-            HeldBody body = response.body();
-            return body == null || body.size() > maxBytes ? null : body;
-        }
-
-        @Override
-        public String whyNotCaptured() {
-            return response.body() == null
-                    ? "ended by sendError"
-                    : "larger than idempotency.request-id.max-response-size";
-        }
     }
 
     /**

@@ -1,9 +1,7 @@
 package dev.idempotency.web.servlet;
 
-import dev.idempotency.internal.http.HeldBody;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.ReplayedHeaders;
-import dev.idempotency.internal.http.StoredResponse;
 import dev.idempotency.spi.Futures;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -11,7 +9,6 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
@@ -121,7 +118,7 @@ final class ServletExchange implements AsyncListener {
             return;
         }
         try {
-            Futures.join(current.settle(cause, answered ? new Sent(response) : null, deliveryFailure));
+            Futures.join(current.settle(cause, answered ? sent(response) : null, deliveryFailure));
         } finally {
             current.end(cause);
             response.release(); // stored (or released) first: only now does the client get the response
@@ -216,7 +213,7 @@ final class ServletExchange implements AsyncListener {
         }
         Throwable cause = failure;
         try {
-            Futures.join(current.settle(cause, new Sent(capture != null ? capture : response), deliveryFailure));
+            Futures.join(current.settle(cause, sent(capture != null ? capture : response), deliveryFailure));
         } finally {
             current.end(cause);
             if (capture != null) {
@@ -226,35 +223,14 @@ final class ServletExchange implements AsyncListener {
     }
 
     /** The response as written through a capturing wrapper. */
-    private final class Sent implements HeldCall.SentResponse {
-
-        private final CapturingResponse response;
-
-        Sent(CapturingResponse response) {
-            this.response = response;
-        }
-
-        @Override
-        public int status() {
-            return response.getStatus();
-        }
-
-        @Override
-        public List<StoredResponse.Header> headers() {
-            return replayedHeaders.capture(response::getHeaders);
-        }
-
-        @Override
-        public @Nullable HeldBody body() {
-            return response.copied();
-        }
-
-        @Override
-        public String whyNotCaptured() {
-            return response.overflowed()
-                    ? "larger than idempotency.request-id.max-response-size, or past idempotency.max-held-bytes"
-                    : "ended by sendError";
-        }
+    private WrittenResponse sent(CapturingResponse response) {
+        return new WrittenResponse(
+                response,
+                replayedHeaders,
+                response::copied,
+                () -> response.overflowed()
+                        ? "larger than idempotency.request-id.max-response-size, or past idempotency.max-held-bytes"
+                        : "ended by sendError");
     }
 
     @Override
