@@ -46,6 +46,33 @@ public final class ContextHolder {
         }
     }
 
+    /**
+     * What is bound on this thread now, innermost first: for work that resumes on other threads (a Kotlin coroutine),
+     * which binds it there with {@link Binding#bind()} each time it runs, and binds back what it found when it stops.
+     */
+    public static Binding current() {
+        return new Binding(CURRENT.get());
+    }
+
+    /** A set of contexts, innermost first, that can be bound on whatever thread runs the work. */
+    public static final class Binding {
+
+        private final @Nullable Bound bound;
+
+        private Binding(@Nullable Bound bound) {
+            this.bound = bound;
+        }
+
+        /** Makes these the contexts of the current thread. */
+        public void bind() {
+            if (bound == null) {
+                CURRENT.remove();
+            } else {
+                CURRENT.set(bound);
+            }
+        }
+    }
+
     private record Bound(
             IdempotencyContext context, @Nullable Bound outer) {}
 }

@@ -18,7 +18,7 @@ import tools.jackson.databind.node.NullNode;
 /**
  * The payload fingerprint of a bean method call: each argument as JSON, with the application's mapper, so that equal
  * arguments give equal fingerprints whatever their identity. The rule for what is left out: parameters whose type is
- * a stream, a servlet request or response, a principal or a message-listener handle (decided at startup), and any
+ * a stream, a servlet request or response, a principal, a message-listener handle or a coroutine's continuation (decided at startup), and any
  * argument Jackson cannot write (warned once per parameter). Left-out arguments still count as present.
  */
 public final class ArgumentFingerprint {
@@ -35,7 +35,8 @@ public final class ArgumentFingerprint {
             "jakarta.servlet.ServletRequest",
             "jakarta.servlet.ServletResponse",
             "org.springframework.kafka.support.Acknowledgment",
-            "org.apache.kafka.clients.consumer.Consumer");
+            "org.apache.kafka.clients.consumer.Consumer",
+            "kotlin.coroutines.Continuation");
 
     private final String operation;
     private final PayloadFields fields;

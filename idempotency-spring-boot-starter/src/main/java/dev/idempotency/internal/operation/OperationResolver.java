@@ -99,7 +99,8 @@ public final class OperationResolver {
                 strategy == Strategy.REQUEST_ID
                         && (policy.proceedWithoutKey() != null
                                 ? policy.proceedWithoutKey()
-                                : defaults.proceedWithoutKey()));
+                                : defaults.proceedWithoutKey()),
+                SuspendingFunctions.isSuspending(method));
     }
 
     private Duration ttl(
@@ -119,11 +120,21 @@ public final class OperationResolver {
 
     /** How calls outside HTTP run: the flow of the return type, and a codec for the value it produces. */
     private OperationSpec.BeanCall beanCall(Method method, String id, Strategy strategy, PayloadFields fields) {
+        SuspendingFunctions.check(method);
+        boolean suspending = SuspendingFunctions.isSuspending(method);
+        // A suspend fun runs as the Mono Spring AOP turns it into, and its value is the Continuation's type argument.
+        Class<?> runsAs = suspending ? SuspendingFunctions.runsAs(method) : method.getReturnType();
         ReturnTypeFlow special = returnTypeFlows.stream()
-                .filter(flow -> flow.supports(method.getReturnType()))
+                .filter(flow -> flow.supports(runsAs))
                 .findFirst()
                 .orElse(null);
-        Type valueType = special != null ? special.valueType(method) : method.getGenericReturnType();
+        if (suspending && special == null) {
+            throw new IllegalArgumentException(
+                    "a suspend fun runs as a Mono, but the starter's Reactor support is off");
+        }
+        Type valueType = suspending
+                ? SuspendingFunctions.valueType(method)
+                : special != null ? special.valueType(method) : method.getGenericReturnType();
         JsonResultCodec codec = new JsonResultCodec(jsonMapper, jsonMapper.constructType(valueType));
         if (strategy == Strategy.REQUEST_ID && !isHttpHandler(method)) {
             ResultTypes.requireDecodable(jsonMapper.constructType(valueType));

@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param beanCall how a call outside HTTP runs, by the method's return type
  * @param proceedWithoutKey whether a call without a key runs unprotected ({@code missing-key: proceed},
  *     {@code REQUEST_ID} only) instead of being refused
+ * @param suspending whether the method is a Kotlin {@code suspend fun}, which runs as a {@code Mono}
+ *     ({@link SuspendingFunctions})
  */
 public record OperationSpec(
         Method method,
@@ -50,7 +52,8 @@ public record OperationSpec(
         Set<ReleaseOutcome> releaseOn,
         String policy,
         BeanCall beanCall,
-        boolean proceedWithoutKey) {
+        boolean proceedWithoutKey,
+        boolean suspending) {
 
     /**
      * Whether a duplicate's payload is compared with the first call's: {@code REQUEST_ID} with fingerprinting on (the

@@ -2,6 +2,7 @@ package dev.idempotency.internal.operation;
 
 import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.Strategy;
+import dev.idempotency.internal.kotlin.SuspendingCalls;
 import dev.idempotency.key.ClientKeys;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.spi.IdempotencyStrategy;
@@ -49,8 +50,11 @@ public final class ProtectedInvocation {
         return protection.observer().start(spec.name(), spec.strategy());
     }
 
-    /** Runs the method itself. */
+    /** Runs the method itself; a {@code suspend fun} starts a coroutine that keeps the context bound now. */
     public @Nullable Object proceed() throws Throwable {
+        if (spec.suspending()) {
+            SuspendingCalls.bindCurrentContext(invocation);
+        }
         return invocation.proceed();
     }
 

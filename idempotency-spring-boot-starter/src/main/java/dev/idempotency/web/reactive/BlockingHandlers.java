@@ -2,6 +2,7 @@ package dev.idempotency.web.reactive;
 
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
+import dev.idempotency.internal.operation.SuspendingFunctions;
 import java.lang.reflect.Method;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,9 +76,10 @@ final class BlockingHandlers implements WebFluxConfigurer, SmartInitializingSing
         return spec != null && isPlainHandler(spec);
     }
 
-    /** Whether {@code method} returns a plain value rather than a reactive type. */
+    /** Whether {@code method} returns a plain value rather than a reactive type (a suspend fun runs as a Mono). */
     static boolean returnsPlainValue(Method method) {
-        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType()) == null;
+        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType()) == null
+                && !SuspendingFunctions.isSuspending(method);
     }
 
     private static boolean isPlainHandler(OperationSpec spec) {
