@@ -1,6 +1,7 @@
 package dev.idempotency.aot;
 
 import dev.idempotency.Idempotent;
+import dev.idempotency.internal.operation.SuspendingFunctions;
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -59,8 +60,14 @@ public final class IdempotentMethodsAotProcessor implements BeanRegistrationAotP
         }
     }
 
-    /** The body of a {@code ResponseEntity}, as Spring's controller hints do; other results as declared. */
+    /**
+     * The body of a {@code ResponseEntity}, as Spring's controller hints do; a {@code suspend fun}'s value; other
+     * results as declared.
+     */
     private static Type resultType(Method method) {
+        if (SuspendingFunctions.isSuspending(method)) {
+            return SuspendingFunctions.valueType(method);
+        }
         ResolvableType returned = ResolvableType.forMethodReturnType(method);
         if (WEB_PRESENT && HttpEntity.class.isAssignableFrom(returned.toClass())) {
             return returned.as(HttpEntity.class).getGeneric(0).getType();

@@ -42,7 +42,7 @@ public final class SuspendingFunctions {
     }
 
     /** The value a suspend fun produces: {@code T} of its last parameter, {@code Continuation<? super T>}. */
-    static Type valueType(Method method) {
+    public static Type valueType(Method method) {
         Type[] parameters = method.getGenericParameterTypes();
         Type continuation = parameters[parameters.length - 1];
         if (!(continuation instanceof ParameterizedType parameterized)) {
