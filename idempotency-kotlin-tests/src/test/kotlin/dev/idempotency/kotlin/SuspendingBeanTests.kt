@@ -62,6 +62,12 @@ class SuspendingBeanTests {
         }
     }
 
+    /** Locks a resource, then calls a method that locks the same one: the nested call re-enters. */
+    open class Warehouse(private val payments: Payments) {
+        @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+        open suspend fun restock(sku: String): Boolean = payments.reserve(sku)
+    }
+
     @EnableAutoConfiguration
     open class App {
         @Bean
@@ -69,6 +75,9 @@ class SuspendingBeanTests {
 
         @Bean
         open fun payments(ledger: Ledger) = Payments(ledger)
+
+        @Bean
+        open fun warehouse(payments: Payments) = Warehouse(payments)
     }
 
     /** A Flow runs after the method returned: refused at startup. */
@@ -148,6 +157,15 @@ class SuspendingBeanTests {
         assertThat(ledger.lockHeldWhileRunning).hasValue(1)
         ledger.countIfLocked("sku-1")
         assertThat(ledger.lockHeldWhileRunning).`as`("released after the call").hasValue(1)
+    }
+
+    @Test
+    fun aNestedLockOnTheResourceItsCallHoldsReEnters(): Unit = runBlocking {
+        val warehouse = context.getBean(Warehouse::class.java)
+        assertThat(warehouse.restock("sku-2")).`as`("inner context bound").isTrue()
+        assertThat(ledger.lockHeldWhileRunning).hasValue(1)
+        ledger.countIfLocked("sku-2")
+        assertThat(ledger.lockHeldWhileRunning).`as`("released after the outer call").hasValue(1)
     }
 
     @Test
