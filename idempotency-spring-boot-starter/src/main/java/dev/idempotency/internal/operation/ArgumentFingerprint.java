@@ -18,8 +18,9 @@ import tools.jackson.databind.node.NullNode;
 /**
  * The payload fingerprint of a bean method call: each argument as JSON, with the application's mapper, so that equal
  * arguments give equal fingerprints whatever their identity. The rule for what is left out: parameters whose type is
- * a stream, a servlet request or response, a principal, a message-listener handle or a coroutine's continuation (decided at startup), and any
- * argument Jackson cannot write (warned once per parameter). Left-out arguments still count as present.
+ * a stream, a servlet request or response, a principal, a message-listener handle or a coroutine's continuation
+ * (decided at startup), and any argument Jackson cannot write (warned once per parameter). Left-out arguments still
+ * count as present.
  */
 public final class ArgumentFingerprint {
 
