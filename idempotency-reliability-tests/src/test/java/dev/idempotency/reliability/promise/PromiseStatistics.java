@@ -42,13 +42,15 @@ final class PromiseStatistics {
         if (Integer.getInteger("jqwik.tries.default", 2) < SOAK_TRIES) {
             return;
         }
+        // Thresholds far below what a soak measures (a fault over a claim in 81 % of the faulted histories, calls
+        // overlapping in 59 %), so that only a generator that stops reaching them fails, not an unlucky round. A
+        // fault over a completion (43 %) is only collected: with some 7 faulted histories a property, one property in
+        // 50 would see none in a round, and a soak round runs 18.
         Statistics.label("fault over a claim")
                 .coverage(coverage -> coverage.check(true).percentage(p -> p >= 10));
-        if (!path.equals("kafka")) { // a record's producer has no answer to wait for: its calls never overlap
+        if (!path.equals("kafka")) { // a record's producer does not wait for the listener: its calls rarely overlap
             Statistics.label("calls overlapping on one key")
-                    .coverage(coverage -> coverage.check(true).percentage(p -> p >= 20));
-            Statistics.label("fault over a completion")
-                    .coverage(coverage -> coverage.check(true).percentage(p -> p >= 5));
+                    .coverage(coverage -> coverage.check(true).percentage(p -> p >= 10));
         }
     }
 
