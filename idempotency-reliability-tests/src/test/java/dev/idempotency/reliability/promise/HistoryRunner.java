@@ -62,19 +62,19 @@ final class HistoryRunner {
         Set<Integer> keys = new TreeSet<>();
         history.calls().forEach(call -> keys.add(call.key()));
         caller.prepare(keys.stream().map(key -> prefix + key).toList());
-        List<Sent> sent = new ArrayList<>();
+        List<SentCall> sent = new ArrayList<>();
         ScheduledExecutorService clients =
                 Executors.newScheduledThreadPool(history.calls().size() + 1);
         History.Fault fault = history.fault();
         long began = System.nanoTime();
         try {
-            List<Future<Sent>> calls = new ArrayList<>();
+            List<Future<SentCall>> calls = new ArrayList<>();
             for (int i = 0; i < history.calls().size(); i++) {
                 History.Call call = history.calls().get(i);
                 String id = prefix + "-c" + i;
                 Job job = history.job(call.key(), call.ending() == History.Ending.OTHER_PAYLOAD);
                 calls.add(clients.schedule(
-                        () -> Sent.timed(
+                        () -> SentCall.timed(
                                 job, call.leavesEarly(), () -> caller.call(call, prefix + call.key(), job, id)),
                         call.at(),
                         TimeUnit.MILLISECONDS));
@@ -85,7 +85,7 @@ final class HistoryRunner {
                 clients.schedule(() -> backend.end(fault.kind()), fault.span(), TimeUnit.MILLISECONDS)
                         .get(30, TimeUnit.SECONDS);
             }
-            for (Future<Sent> call : calls) {
+            for (Future<SentCall> call : calls) {
                 sent.add(call.get(30, TimeUnit.SECONDS));
             }
         } finally {
@@ -98,7 +98,7 @@ final class HistoryRunner {
             settle(caller, prefix, history, key, sent);
         }
         caller.drain();
-        List<Answer> answers = caller.seen(sent.stream().map(Sent::answer).toList());
+        List<Answer> answers = caller.seen(sent.stream().map(SentCall::answer).toList());
         List<CallRecord> records = new ArrayList<>();
         for (int i = 0; i < answers.size(); i++) {
             records.add(sent.get(i).record(answers.get(i)));
@@ -136,13 +136,13 @@ final class HistoryRunner {
      * answer (a submit answered 503 gives its token back a moment later), until the deadline. Every attempt is a call
      * of the history; only the final one is {@code last}.
      */
-    private void settle(Caller caller, String prefix, History history, int key, List<Sent> sent) throws Exception {
+    private void settle(Caller caller, String prefix, History history, int key, List<SentCall> sent) throws Exception {
         long deadline = System.nanoTime() + SETTLE_DEADLINE.toNanos();
         int attempt = 0;
         while (true) {
             String id = prefix + "-last" + key + "-" + attempt++;
             Job job = history.job(key, false);
-            Sent last = Sent.timed(job, false, () -> caller.last(key, prefix + key, job, id));
+            SentCall last = SentCall.timed(job, false, () -> caller.last(key, prefix + key, job, id));
             Answer answer = last.answer();
             boolean givenBackSoon = "token-used".equals(answer.problem()) && !answered(prefix + key);
             boolean done = !answer.isBusy() && answer.status() != 503 && !givenBackSoon;
@@ -152,42 +152,6 @@ final class HistoryRunner {
             }
             sent.add(last.notLast());
             Thread.sleep(100); // a client's back-off between retries
-        }
-    }
-
-    /** One call as sent: its answer, its payload, when it was sent and over, whether its client left early. */
-    private record Sent(Answer answer, String payload, long invoked, long completed, boolean clientLeft) {
-
-        static Sent timed(Job job, boolean clientLeft, java.util.concurrent.Callable<Answer> call) throws Exception {
-            long invoked = System.nanoTime();
-            Answer answer = call.call();
-            return new Sent(answer, HttpCaller.json(job), invoked, System.nanoTime(), clientLeft);
-        }
-
-        Sent notLast() {
-            Answer a = answer;
-            return new Sent(
-                    new Answer(a.call(), a.key(), false, a.status(), a.body(), a.replayed(), a.problem()),
-                    payload,
-                    invoked,
-                    completed,
-                    clientLeft);
-        }
-
-        /** The record of this call, with {@code seen}: its answer as the client saw it in the end (a Kafka reply). */
-        CallRecord record(Answer seen) {
-            return new CallRecord(
-                    seen.call(),
-                    seen.key(),
-                    payload,
-                    invoked,
-                    completed,
-                    seen.status(),
-                    seen.body(),
-                    seen.replayed(),
-                    seen.problem(),
-                    clientLeft,
-                    seen.last());
         }
     }
 }
