@@ -44,13 +44,6 @@ final class Backend implements AutoCloseable {
         return new Backend(pair.master(), null, pair);
     }
 
-    /** The faults this backend can inject. */
-    List<History.Fault.Kind> faults() {
-        return pair != null
-                ? List.of(History.Fault.Kind.REPLICA_FROZEN)
-                : List.of(History.Fault.Kind.SIGSTOP, History.Fault.Kind.KILL, History.Fault.Kind.DROP_REPLIES);
-    }
-
     /** Where the application connects: {@code spring.data.redis.*} properties. */
     List<String> springProperties() {
         return List.of(

@@ -1,7 +1,7 @@
 package dev.idempotency.reliability.promise;
 
 /** Which strategy protects the work of a property; each entry path exposes the ones that apply to it. */
-enum Guard {
+public enum Guard {
     REQUEST_ID("request-id"),
     TOKEN("token"),
     LOCK("lock");
@@ -13,7 +13,7 @@ enum Guard {
     }
 
     /** The path segment of the handlers this strategy protects, e.g. {@code /p/mvc-sync/token/{key}}. */
-    String segment() {
+    public String segment() {
         return segment;
     }
 }

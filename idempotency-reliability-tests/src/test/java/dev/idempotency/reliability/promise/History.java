@@ -1,16 +1,17 @@
 package dev.idempotency.reliability.promise;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
- * One generated history: calls by several clients on a few keys of one entry path, each ending its own way, and at
- * most one fault. Made from a seed, so that {@code -Dpromise.seed=...} replays it; {@link #without} removes a
- * part, so that a failing history can be shrunk to the parts that matter.
+ * One history: calls by several clients on a few keys of one entry path, each ending its own way, the work each key's
+ * calls send, at most one fault, maybe one request thread only. Drawn by jqwik from {@link Histories}, so that every
+ * field shrinks; written and read by {@link HistoryFile}, so that a shrunk history is kept and replayed.
+ *
+ * @param works the work of key {@code k} is {@code works.get(k)} (every call on a key sends the same work)
  */
-public record History(long seed, List<Call> calls, Fault fault, boolean oneThread) {
+public record History(List<Call> calls, List<Work> works, Fault fault, boolean oneThread) {
 
     /** How a caller ends its call. */
     public enum Ending {
@@ -32,10 +33,22 @@ public record History(long seed, List<Call> calls, Fault fault, boolean oneThrea
      */
     public record Call(int key, int at, Ending ending, int endAfter) {
 
+        boolean leavesEarly() {
+            return ending == Ending.DISCONNECTS || ending == Ending.TIMES_OUT;
+        }
+
         @Override
         public String toString() {
-            return "k" + key + "@" + at + "ms " + ending
-                    + (ending == Ending.DISCONNECTS || ending == Ending.TIMES_OUT ? "+" + endAfter + "ms" : "");
+            return "k" + key + "@" + at + "ms " + ending + (leavesEarly() ? "+" + endAfter + "ms" : "");
+        }
+    }
+
+    /** How a key's work ends ({@code ok}, {@code 4xx}, {@code 5xx}, {@code throw}) and how long it takes. */
+    public record Work(String outcome, int millis) {
+
+        @Override
+        public String toString() {
+            return outcome + "/" + millis + "ms";
         }
     }
 
@@ -62,65 +75,19 @@ public record History(long seed, List<Call> calls, Fault fault, boolean oneThrea
         }
     }
 
-    static final String[] OUTCOMES = {"ok", "ok", "ok", "4xx", "5xx", "throw"};
-
-    /**
-     * The history of {@code seed}: 2 to 7 calls on 1 to 3 keys, the outcome and length of each key's work, in one of
-     * three histories one of {@code faults} (none: no fault), maybe one request thread only.
-     */
-    static History random(long seed, List<Fault.Kind> faults, boolean mayUseOneThread) {
-        Random random = new Random(seed);
-        int keys = 1 + random.nextInt(3);
-        List<Call> calls = new ArrayList<>();
-        int count = 2 + random.nextInt(6);
-        for (int i = 0; i < count; i++) {
-            Ending ending = Ending.values()[random.nextInt(Ending.values().length)];
-            calls.add(new Call(random.nextInt(keys), random.nextInt(400), ending, 20 + random.nextInt(300)));
-        }
-        Fault fault = !faults.isEmpty() && random.nextInt(3) == 0
-                ? new Fault(faults.get(random.nextInt(faults.size())), random.nextInt(300), 100 + random.nextInt(900))
-                : Fault.NONE;
-        return new History(seed, List.copyOf(calls), fault, mayUseOneThread && random.nextInt(3) == 0);
-    }
-
-    /** The job a key's calls send: the same outcome and length for every call on the key, from the seed. */
+    /** The job a key's calls send: its work, tagged {@code other} for a call that sends another payload. */
     Job job(int key, boolean other) {
-        Random random = new Random(seed * 31 + key);
-        String outcome = OUTCOMES[random.nextInt(OUTCOMES.length)];
-        // Half the work is short, half outlasts Spring MVC's async timeout (400 ms here) and the lock wait (300 ms).
-        int millis = random.nextBoolean() ? random.nextInt(200) : 300 + random.nextInt(500);
-        return new Job(other ? "other" : "main", outcome, millis);
-    }
-
-    /** This history without call {@code index} (or, for -1, without its fault; -2, on the usual thread pool). */
-    History without(int index) {
-        if (index == -1) {
-            return new History(seed, calls, Fault.NONE, oneThread);
-        }
-        if (index == -2) {
-            return new History(seed, calls, fault, false);
-        }
-        List<Call> fewer = new ArrayList<>(calls);
-        fewer.remove(index);
-        return new History(seed, List.copyOf(fewer), fault, oneThread);
+        Work work = works.get(key);
+        return new Job(other ? "other" : "main", work.outcome(), work.millis());
     }
 
     @Override
     public String toString() {
-        StringBuilder jobs = new StringBuilder();
-        calls.stream()
-                .mapToInt(Call::key)
-                .distinct()
-                .sorted()
-                .forEach(key -> jobs.append(" k")
-                        .append(key)
-                        .append("=")
-                        .append(job(key, false).outcome())
-                        .append("/")
-                        .append(job(key, false).millis())
-                        .append("ms"));
-        return "seed " + seed + ": calls ["
-                + calls.stream().map(Call::toString).collect(Collectors.joining(", "))
-                + "], work" + jobs + ", fault " + fault + (oneThread ? ", one request thread" : "");
+        String jobs = IntStream.range(0, works.size())
+                .filter(key -> calls.stream().anyMatch(call -> call.key() == key))
+                .mapToObj(key -> " k" + key + "=" + works.get(key))
+                .collect(Collectors.joining());
+        return "calls [" + calls.stream().map(Call::toString).collect(Collectors.joining(", ")) + "], work" + jobs
+                + ", fault " + fault + (oneThread ? ", one request thread" : "");
     }
 }

@@ -1,5 +1,6 @@
 package dev.idempotency.reliability.promise;
 
+import dev.idempotency.reliability.promise.oracle.CallRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,10 +39,17 @@ final class HistoryRunner {
     }
 
     /**
-     * The keys of one run, unique to it, everything the clients saw, and what Redis still held one lease after the
-     * history ({@code lingering}) and after the last calls ({@code left}).
+     * The keys of one run, unique to it, everything the clients saw (as answers, and as timed records for the oracle),
+     * when the history began ({@link System#nanoTime()}), and what Redis still held one lease after the history
+     * ({@code lingering}) and after the last calls ({@code left}).
      */
-    record Played(String keyPrefix, List<Answer> answers, List<String> lingering, List<String> left) {
+    record Played(
+            String keyPrefix,
+            List<Answer> answers,
+            List<CallRecord> records,
+            long began,
+            List<String> lingering,
+            List<String> left) {
 
         String key(int key) {
             return keyPrefix + key;
@@ -49,22 +57,27 @@ final class HistoryRunner {
     }
 
     Played play(History history, Caller caller) throws Exception {
-        String prefix = "r" + RUNS.incrementAndGet() + "-" + history.seed() + "-k";
+        String prefix =
+                "r" + RUNS.incrementAndGet() + "-" + ProcessHandle.current().pid() + "-k";
         Set<Integer> keys = new TreeSet<>();
         history.calls().forEach(call -> keys.add(call.key()));
         caller.prepare(keys.stream().map(key -> prefix + key).toList());
-        List<Answer> answers = new ArrayList<>();
+        List<SentCall> sent = new ArrayList<>();
         ScheduledExecutorService clients =
                 Executors.newScheduledThreadPool(history.calls().size() + 1);
         History.Fault fault = history.fault();
+        long began = System.nanoTime();
         try {
-            List<Future<Answer>> calls = new ArrayList<>();
+            List<Future<SentCall>> calls = new ArrayList<>();
             for (int i = 0; i < history.calls().size(); i++) {
                 History.Call call = history.calls().get(i);
                 String id = prefix + "-c" + i;
                 Job job = history.job(call.key(), call.ending() == History.Ending.OTHER_PAYLOAD);
                 calls.add(clients.schedule(
-                        () -> caller.call(call, prefix + call.key(), job, id), call.at(), TimeUnit.MILLISECONDS));
+                        () -> SentCall.timed(
+                                job, call.leavesEarly(), () -> caller.call(call, prefix + call.key(), job, id)),
+                        call.at(),
+                        TimeUnit.MILLISECONDS));
             }
             if (fault.span() > 0) {
                 clients.schedule(() -> backend.begin(fault.kind()), fault.at(), TimeUnit.MILLISECONDS)
@@ -72,8 +85,8 @@ final class HistoryRunner {
                 clients.schedule(() -> backend.end(fault.kind()), fault.span(), TimeUnit.MILLISECONDS)
                         .get(30, TimeUnit.SECONDS);
             }
-            for (Future<Answer> call : calls) {
-                answers.add(call.get(30, TimeUnit.SECONDS));
+            for (Future<SentCall> call : calls) {
+                sent.add(call.get(30, TimeUnit.SECONDS));
             }
         } finally {
             backend.endFaults(); // whatever failed above, Redis runs again
@@ -82,11 +95,16 @@ final class HistoryRunner {
         caller.drain();
         List<String> lingering = quiet(prefix);
         for (int key : keys) {
-            answers.add(settle(caller, prefix, history, key));
+            settle(caller, prefix, history, key, sent);
         }
         caller.drain();
+        List<Answer> answers = caller.seen(sent.stream().map(SentCall::answer).toList());
+        List<CallRecord> records = new ArrayList<>();
+        for (int i = 0; i < answers.size(); i++) {
+            records.add(sent.get(i).record(answers.get(i)));
+        }
         // The last calls' own stray claims (a claim Redis ran after its caller timed out) may outlive them by a lease.
-        return new Played(prefix, caller.seen(answers), lingering, quiet(prefix));
+        return new Played(prefix, answers, records, began, lingering, quiet(prefix));
     }
 
     /**
@@ -115,18 +133,24 @@ final class HistoryRunner {
 
     /**
      * The last call of a key: repeated while the key is busy, or while its token is used though no submit ran to an
-     * answer (a submit answered 503 gives its token back a moment later), until the deadline.
+     * answer (a submit answered 503 gives its token back a moment later), until the deadline. Every attempt is a call
+     * of the history; only the final one is {@code last}.
      */
-    private Answer settle(Caller caller, String prefix, History history, int key) throws Exception {
+    private void settle(Caller caller, String prefix, History history, int key, List<SentCall> sent) throws Exception {
         long deadline = System.nanoTime() + SETTLE_DEADLINE.toNanos();
         int attempt = 0;
         while (true) {
             String id = prefix + "-last" + key + "-" + attempt++;
-            Answer answer = caller.last(key, prefix + key, history.job(key, false), id);
+            Job job = history.job(key, false);
+            SentCall last = SentCall.timed(job, false, () -> caller.last(key, prefix + key, job, id));
+            Answer answer = last.answer();
             boolean givenBackSoon = "token-used".equals(answer.problem()) && !answered(prefix + key);
-            if (!answer.isBusy() && answer.status() != 503 && !givenBackSoon || System.nanoTime() - deadline > 0) {
-                return answer;
+            boolean done = !answer.isBusy() && answer.status() != 503 && !givenBackSoon;
+            if (done || System.nanoTime() - deadline > 0) {
+                sent.add(last);
+                return;
             }
+            sent.add(last.notLast());
             Thread.sleep(100); // a client's back-off between retries
         }
     }

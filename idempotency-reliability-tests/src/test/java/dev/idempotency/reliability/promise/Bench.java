@@ -1,0 +1,114 @@
+package dev.idempotency.reliability.promise;
+
+import dev.idempotency.reliability.promise.oracle.Oracle;
+import dev.idempotency.reliability.promise.oracle.PathContract;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * What histories are played on: the Redis backends, the applications of every entry path and the Kafka broker, each
+ * started on first use; and the judgement of one played history ({@link PromiseChecker} and the {@link Oracle}).
+ */
+final class Bench implements AutoCloseable {
+
+    private final Lazy<Backend> durable = new Lazy<>(Backend::durable);
+    private final Lazy<Backend> replicated = new Lazy<>(Backend::replicated);
+    private final Lazy<ConfigurableApplicationContext> mvc =
+            new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, durable.get()));
+    private final Lazy<ConfigurableApplicationContext> mvcOneThread = new Lazy<>(() -> PromiseApp.start(
+            WebApplicationType.SERVLET,
+            durable.get(),
+            "server.tomcat.threads.max=1",
+            "server.tomcat.threads.min-spare=1"));
+    private final Lazy<ConfigurableApplicationContext> webflux =
+            new Lazy<>(() -> PromiseApp.start(WebApplicationType.REACTIVE, durable.get()));
+    private final Lazy<ConfigurableApplicationContext> mvcReplicated = new Lazy<>(() -> PromiseApp.start(
+            WebApplicationType.SERVLET,
+            replicated.get(),
+            "idempotency.redis.wait-for-replicas=1",
+            "idempotency.redis.wait-for-replicas-timeout=300ms"));
+    private final Lazy<EmbeddedKafkaKraftBroker> broker = new Lazy<>(Bench::broker);
+    private final Lazy<ConfigurableApplicationContext> kafka = new Lazy<>(() -> PromiseApp.start(
+            WebApplicationType.NONE,
+            durable.get(),
+            "promise.kafka=true",
+            "spring.kafka.bootstrap-servers=" + broker.get().getBrokersAsString(),
+            "spring.kafka.consumer.auto-offset-reset=earliest",
+            "idempotency.kafka.in-progress-retry-interval=100ms"));
+    private final Lazy<KafkaCaller> kafkaRequestId = new Lazy<>(() -> kafkaCaller(Guard.REQUEST_ID));
+    private final Lazy<KafkaCaller> kafkaLock = new Lazy<>(() -> kafkaCaller(Guard.LOCK));
+
+    /** The outcome of one history: what was played, and the violations of the promise (empty when it held). */
+    record Judged(HistoryRunner.Played played, List<Ledger.Execution> runs, List<String> violations) {}
+
+    /** Plays {@code history} on entry path {@code path} under {@code guard}, and judges it. */
+    Judged play(History history, String path, Guard guard) throws Exception {
+        boolean isReplicated = path.endsWith("-replicated");
+        Backend backend = (isReplicated ? replicated : durable).get();
+        ConfigurableApplicationContext app = app(path, history);
+        Caller caller = path.equals("kafka")
+                ? (guard == Guard.LOCK ? kafkaLock : kafkaRequestId).get()
+                : new HttpCaller(PromiseApp.port(app), path.replace("-replicated", ""), guard);
+        Ledger ledger = app.getBean(Ledger.class);
+        HistoryRunner.Played played = new HistoryRunner(backend, ledger).play(history, caller);
+        List<Ledger.Execution> runs = ledger.ended().stream()
+                .filter(run -> run.key().startsWith(played.keyPrefix()))
+                .toList();
+        if (Boolean.getBoolean("promise.verbose")) {
+            System.out.println("[promise] " + path + " " + guard + " " + history);
+            played.records().forEach(call -> System.out.println("[promise]   " + call + " " + call.body()));
+            runs.forEach(run -> System.out.println("[promise]   ran " + run));
+        }
+        List<String> violations =
+                new ArrayList<>(PromiseChecker.check(played, ledger.ended(), ledger.running(), guard));
+        violations.addAll(Oracle.judge(
+                PathContract.of(path.replace("-replicated", ""), guard),
+                played.keyPrefix(),
+                played.records(),
+                runs,
+                history.fault().span() > 0));
+        backend.clearLeftovers(); // reported above; a history that follows must not inherit them
+        return new Judged(played, runs, violations);
+    }
+
+    private ConfigurableApplicationContext app(String path, History history) {
+        if (path.endsWith("-replicated")) {
+            return mvcReplicated.get();
+        }
+        if (path.startsWith("webflux")) {
+            return webflux.get();
+        }
+        if (path.equals("kafka")) {
+            return kafka.get();
+        }
+        return history.oneThread() ? mvcOneThread.get() : mvc.get();
+    }
+
+    private static EmbeddedKafkaKraftBroker broker() {
+        EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(
+                1, KafkaPaths.PARTITIONS, KafkaPaths.REQUEST_ID, KafkaPaths.LOCK, KafkaPaths.REPLIES);
+        broker.afterPropertiesSet();
+        return broker;
+    }
+
+    private KafkaCaller kafkaCaller(Guard guard) {
+        return new KafkaCaller(
+                broker.get().getBrokersAsString(), guard, kafka.get().getBean(KafkaTemplate.class));
+    }
+
+    @Override
+    public void close() {
+        kafkaRequestId.close(KafkaCaller::close);
+        kafkaLock.close(KafkaCaller::close);
+        for (Lazy<ConfigurableApplicationContext> app : List.of(mvc, mvcOneThread, webflux, mvcReplicated, kafka)) {
+            app.close(ConfigurableApplicationContext::close);
+        }
+        broker.close(EmbeddedKafkaKraftBroker::destroy);
+        durable.close(Backend::close);
+        replicated.close(Backend::close);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.idempotency.reliability.promise.oracle;
+
+import dev.idempotency.reliability.promise.Ledger;
+import java.util.Comparator;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The model of one key's promise, rebuilt from what its work recorded: {@link State#EMPTY} until a run starts,
+ * {@link State#IN_PROGRESS} while one runs, {@link State#RELEASED} after a run whose outcome releases the key, and
+ * {@link State#DONE} once a run's outcome is kept (its answer and the payload it was sent with). The oracle asks it
+ * what a call could have seen.
+ */
+final class KeyModel {
+
+    /** Where a key's promise stands. */
+    enum State {
+        EMPTY,
+        IN_PROGRESS,
+        RELEASED,
+        DONE
+    }
+
+    private final PathContract contract;
+    private final List<CallRecord> calls;
+    private final List<Ledger.Execution> runs;
+    private final Ledger.@Nullable Execution kept;
+
+    KeyModel(PathContract contract, List<CallRecord> calls, List<Ledger.Execution> runs) {
+        this.contract = contract;
+        this.calls = calls;
+        this.runs = runs.stream()
+                .sorted(Comparator.comparingLong(Ledger.Execution::start))
+                .toList();
+        this.kept = this.runs.stream()
+                .filter(run -> contract.keeps(run.outcome()))
+                .findFirst()
+                .orElse(null);
+    }
+
+    List<Ledger.Execution> runs() {
+        return runs;
+    }
+
+    /** The first run whose outcome is kept, if any: its answer is the one replayed. */
+    Ledger.@Nullable Execution kept() {
+        return kept;
+    }
+
+    /** The payload the kept run was sent with (its digest, in the model), if any. */
+    @Nullable
+    String keptPayload() {
+        return kept == null ? null : call(kept.call()).map(CallRecord::payload).orElse(null);
+    }
+
+    List<Ledger.Execution> runsOf(String call) {
+        return runs.stream().filter(run -> run.call().equals(call)).toList();
+    }
+
+    /**
+     * The state at {@code nanos}: done from the moment the kept run's own client had its answer (the library stores
+     * the answer before it sends it), in progress while a run covers that moment.
+     */
+    State stateAt(long nanos) {
+        if (kept != null) {
+            CallRecord owner = call(kept.call()).orElse(null);
+            if (owner != null && owner.status() == contract.status(kept.outcome()) && owner.completed() <= nanos) {
+                return State.DONE;
+            }
+        }
+        if (runs.stream().anyMatch(run -> run.start() <= nanos && (run.end() == 0 || nanos < run.end()))) {
+            return State.IN_PROGRESS;
+        }
+        return runs.stream().anyMatch(run -> run.end() != 0 && run.end() <= nanos) ? State.RELEASED : State.EMPTY;
+    }
+
+    /** Another call on the key was sent before {@code call} was over: it may hold the key, the lock or the token. */
+    boolean othersBefore(CallRecord call) {
+        return calls.stream().anyMatch(other -> !other.id().equals(call.id()) && other.invoked() < call.completed());
+    }
+
+    /** Another call with another payload was sent before {@code call} was over: its fingerprint may be the key's. */
+    boolean otherPayloadBefore(CallRecord call) {
+        return calls.stream()
+                .anyMatch(other -> !other.payload().equals(call.payload()) && other.invoked() < call.completed());
+    }
+
+    /** A kept run's client left before its answer: the key may be completed without a stored answer. */
+    boolean keptWithoutItsClient() {
+        return runs.stream()
+                .filter(run -> contract.keeps(run.outcome()))
+                .anyMatch(run -> call(run.call()).map(CallRecord::clientLeft).orElse(false));
+    }
+
+    private java.util.Optional<CallRecord> call(String id) {
+        return calls.stream().filter(call -> call.id().equals(id)).findFirst();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.idempotency.reliability.promise.oracle;
+
+import dev.idempotency.reliability.promise.Guard;
+import dev.idempotency.reliability.promise.Ledger;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Judges every call of a history, and every run of its work, against the model of the promise ({@link KeyModel}),
+ * key by key. The rules of the runs:
+ *
+ * <ul>
+ *   <li>{@code REQUEST_ID}: runs of a key never overlap, and none starts once the kept run started (unless the kept
+ *       run's lease was lost and reported);
+ *   <li>{@code TOKEN}: runs of a token never overlap, and none starts once a run that used the token up started;
+ *   <li>{@code LOCK}: a run never overlaps another holder's run while that one held its lease, and its fencing token
+ *       is above the token of every run that started before it.
+ * </ul>
+ *
+ * The rules of the answers are {@link Answers}' ({@link Records}' for Kafka records). Returns the violations, empty
+ * when the promise held.
+ */
+public final class Oracle {
+
+    private Oracle() {}
+
+    /**
+     * @param calls every call of the history, the last calls included
+     * @param runs every run of the history's work that ended, on keys named {@code keyPrefix + number}
+     * @param faulted whether the history injected a fault (a completion may then be lost, and a claim stray)
+     */
+    public static List<String> judge(
+            PathContract contract,
+            String keyPrefix,
+            List<CallRecord> calls,
+            List<Ledger.Execution> runs,
+            boolean faulted) {
+        List<String> violations = new ArrayList<>();
+        calls.stream().mapToInt(CallRecord::key).distinct().sorted().forEach(key -> {
+            List<CallRecord> ofKey =
+                    calls.stream().filter(call -> call.key() == key).toList();
+            KeyModel model = new KeyModel(
+                    contract,
+                    ofKey,
+                    runs.stream()
+                            .filter(run -> run.key().equals(keyPrefix + key))
+                            .toList());
+            runRules(contract.guard(), model, violations);
+            for (CallRecord call : ofKey) {
+                if (contract.records()) {
+                    Records.judge(contract, model, call, violations);
+                } else if (call.ending() != CallRecord.Ending.INFO) {
+                    Answers.judge(contract, model, call, faulted, violations);
+                }
+            }
+        });
+        return violations;
+    }
+
+    private static void runRules(Guard guard, KeyModel model, List<String> violations) {
+        List<Ledger.Execution> runs = model.runs();
+        Ledger.Execution used = null;
+        for (int j = 0; j < runs.size(); j++) {
+            Ledger.Execution run = runs.get(j);
+            for (int i = 0; i < j; i++) {
+                Ledger.Execution before = runs.get(i);
+                boolean overlap = before.end() == 0 || run.start() < before.end();
+                if (overlap && before.leaseHeld()) {
+                    violations.add(rule(guard) + ": " + run.call() + " ran on " + run.key() + " while " + before.call()
+                            + " still ran");
+                }
+                if (guard == Guard.LOCK && run.fence() > 0 && run.fence() <= before.fence()) {
+                    violations.add("locks: the fencing token of " + run.call() + " (" + run.fence()
+                            + ") is not above that of " + before.call() + " (" + before.fence() + "), which held the"
+                            + " lock before it");
+                }
+            }
+            if (used != null && used.leaseHeld()) {
+                violations.add(rule(guard) + ": " + run.call() + " ran " + run.key() + " again after " + used.call()
+                        + (guard == Guard.TOKEN ? " used the token up (" : " was kept (") + used.outcome() + ")");
+            }
+            if (used == null && run == model.kept()) {
+                used = run;
+            }
+        }
+    }
+
+    private static String rule(Guard guard) {
+        return guard == Guard.LOCK ? "locks" : "once";
+    }
+}

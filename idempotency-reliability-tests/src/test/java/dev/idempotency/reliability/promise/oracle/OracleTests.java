@@ -1,0 +1,205 @@
+package dev.idempotency.reliability.promise.oracle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.reliability.promise.Guard;
+import dev.idempotency.reliability.promise.Ledger;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The oracle on hand-made histories: each rule accepts the right answer and rejects a wrong one. Times are in ms
+ * here (the oracle only compares them); keys are {@code p0}, {@code p1}.
+ */
+class OracleTests {
+
+    private static final String MAIN = "main";
+    private static final String OTHER = "other";
+    private static final PathContract MVC_REQUEST_ID = PathContract.of("mvc-sync", Guard.REQUEST_ID);
+    private static final PathContract MVC_LOCK = PathContract.of("mvc-sync", Guard.LOCK);
+    private static final PathContract MVC_TOKEN = PathContract.of("mvc-sync", Guard.TOKEN);
+    private static final PathContract KAFKA = PathContract.of("kafka", Guard.REQUEST_ID);
+
+    /** The first call runs (10 to 50), a retry after it gets the replay. */
+    private static final Ledger.Execution C0_OK = run("c0", 0, 10, 50, "ok", "exec-1");
+
+    @Test
+    void aKeptAnswerReplayedExactlyIsAccepted() {
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), replay("c1", 200, "exec-1")), C0_OK))
+                .isEmpty();
+    }
+
+    @Test
+    void fiveHundredsWhereNothingRanAreRejected() {
+        List<CallRecord> calls = List.of(
+                answered("c0", 0, 0, 60, 500, "oops", false, null),
+                answered("c1", 0, 70, 80, 500, "oops", false, null));
+        assertThat(judge(MVC_REQUEST_ID, calls)).hasSize(2).allMatch(v -> v.contains("no run of its key was kept"));
+    }
+
+    @Test
+    void aKept404ReplayedAs200IsRejected() {
+        Ledger.Execution kept404 = run("c0", 0, 10, 50, "4xx", "exec-1");
+        List<CallRecord> calls = List.of(own("c0", 404, "exec-1"), replay("c1", 200, "exec-1"));
+        assertThat(judge(MVC_REQUEST_ID, calls, kept404))
+                .singleElement()
+                .asString()
+                .contains("the kept answer is 404");
+    }
+
+    @Test
+    void aReplayWithoutItsHeaderIsRejected() {
+        List<CallRecord> calls =
+                List.of(own("c0", 200, "exec-1"), answered("c1", 0, 60, 70, 200, "exec-1", false, null));
+        assertThat(judge(MVC_REQUEST_ID, calls, C0_OK))
+                .singleElement()
+                .asString()
+                .contains("Idempotent-Replayed");
+    }
+
+    @Test
+    void a422IsDueExactlyWhenThePayloadDiffers() {
+        CallRecord same = answered("c1", 0, 60, 70, 422, "", false, "payload-mismatch");
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), same), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("the same payload");
+        CallRecord other = new CallRecord("c1", 0, OTHER, 60, 70, 422, "", false, "payload-mismatch", false, false);
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), other), C0_OK))
+                .isEmpty();
+        CallRecord otherReplayed = new CallRecord("c1", 0, OTHER, 60, 70, 200, "exec-1", true, null, false, false);
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), otherReplayed), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("422 due");
+    }
+
+    @Test
+    void inProgressIsAcceptedWhileTheKeyRunsAndRejectedOnceItIsDone() {
+        CallRecord during = answered("c1", 0, 20, 25, 409, "", false, "request-in-progress");
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), during), C0_OK))
+                .isEmpty();
+        CallRecord after = answered("c1", 0, 70, 75, 409, "", false, "request-in-progress");
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), after), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("done before it was sent");
+        CallRecord alone = answered("c0", 0, 0, 5, 409, "", false, "request-in-progress");
+        assertThat(judge(MVC_REQUEST_ID, List.of(alone)))
+                .singleElement()
+                .asString()
+                .contains("no other call");
+    }
+
+    @Test
+    void aCallThatRanGetsItsOwnAnswer() {
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 502, "exec-1")), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("its work ended ok");
+        assertThat(judge(MVC_REQUEST_ID, List.of(answered("c0", 0, 0, 60, 200, "exec-1", true, null)), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("its own work ran");
+    }
+
+    @Test
+    void resultNotStoredOnlyWhenTheKeptClientLeft() {
+        CallRecord notStored = answered("c1", 0, 60, 70, 409, "", false, "result-not-stored");
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), notStored), C0_OK))
+                .hasSize(1);
+        CallRecord left = new CallRecord("c0", 0, MAIN, 0, 30, CallRecord.NONE, "", false, null, true, false);
+        assertThat(judge(MVC_REQUEST_ID, List.of(left, notStored), C0_OK)).isEmpty();
+    }
+
+    @Test
+    void twoOverlappingLockHoldersAreRejected() {
+        Ledger.Execution first = new Ledger.Execution(1, "c0", "p0", 7, 10, 50, "ok", true, "exec-1");
+        Ledger.Execution second = new Ledger.Execution(2, "c1", "p0", 8, 40, 90, "ok", true, "exec-2");
+        List<CallRecord> calls =
+                List.of(own("c0", 200, "exec-1"), answered("c1", 0, 5, 95, 200, "exec-2", false, null));
+        assertThat(judge(MVC_LOCK, calls, first, second))
+                .singleElement()
+                .asString()
+                .contains("still ran");
+        Ledger.Execution after = new Ledger.Execution(2, "c1", "p0", 6, 60, 90, "ok", true, "exec-2");
+        assertThat(judge(MVC_LOCK, calls, first, after))
+                .singleElement()
+                .asString()
+                .contains("fencing token");
+        Ledger.Execution later = new Ledger.Execution(2, "c1", "p0", 8, 60, 90, "ok", true, "exec-2");
+        assertThat(judge(MVC_LOCK, calls, first, later)).isEmpty();
+    }
+
+    @Test
+    void aLock200WithoutItsWorkIsRejected() {
+        List<CallRecord> calls = List.of(own("c0", 200, "exec-1"), replay("c1", 200, "exec-1"));
+        assertThat(judge(MVC_LOCK, calls, C0_OK)).singleElement().asString().contains("means its work ran");
+    }
+
+    @Test
+    void aTokenRunsAtMostOnce() {
+        Ledger.Execution again = run("c1", 0, 60, 80, "ok", "exec-2");
+        List<CallRecord> calls =
+                List.of(own("c0", 200, "exec-1"), answered("c1", 0, 55, 90, 200, "exec-2", false, null));
+        assertThat(judge(MVC_TOKEN, calls, C0_OK, again))
+                .singleElement()
+                .asString()
+                .contains("used the token up");
+        CallRecord used = answered("c1", 0, 55, 60, 409, "", false, "token-used");
+        assertThat(judge(MVC_TOKEN, List.of(own("c0", 200, "exec-1"), used), C0_OK))
+                .isEmpty();
+    }
+
+    @Test
+    void a503WithAnExecutionIsRejected() {
+        assertThat(judge(MVC_REQUEST_ID, List.of(answered("c0", 0, 0, 60, 503, "", false, "store-unavailable")), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("503");
+        assertThat(judge(MVC_REQUEST_ID, List.of(answered("c0", 0, 0, 60, 503, "", false, "store-unavailable"))))
+                .isEmpty();
+    }
+
+    @Test
+    void everyRecordRunsOnceOrIsSkippedAsADuplicate() {
+        CallRecord skipped = new CallRecord("c1", 0, MAIN, 5, 100, 200, "exec-1", false, null, false, false);
+        CallRecord lost = new CallRecord("c1", 0, MAIN, 5, 100, CallRecord.NONE, "", false, null, false, false);
+        CallRecord first = new CallRecord("c0", 0, MAIN, 0, 100, 200, "exec-1", false, null, false, false);
+        assertThat(judge(KAFKA, List.of(first, skipped), C0_OK)).isEmpty();
+        assertThat(judge(KAFKA, List.of(first, lost), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("neither ran");
+    }
+
+    private static List<String> judge(PathContract contract, List<CallRecord> calls, Ledger.Execution... runs) {
+        return Oracle.judge(contract, "p", calls, List.of(runs), false);
+    }
+
+    private static Ledger.Execution run(String call, int key, long start, long end, String outcome, String answer) {
+        return new Ledger.Execution(start, call, "p" + key, 0, start, end, outcome, true, answer);
+    }
+
+    /** The call that ran {@link #C0_OK}: sent at 0, answered at 60. */
+    private static CallRecord own(String id, int status, String body) {
+        return answered(id, 0, 0, 60, status, body, false, null);
+    }
+
+    private static CallRecord replay(String id, int status, String body) {
+        return answered(id, 0, 60, 70, status, body, true, null);
+    }
+
+    private static CallRecord answered(
+            String id,
+            int key,
+            long invoked,
+            long completed,
+            int status,
+            String body,
+            boolean replayed,
+            @Nullable String problem) {
+        return new CallRecord(id, key, MAIN, invoked, completed, status, body, replayed, problem, false, false);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.idempotency.reliability.promise.oracle;
+
+import dev.idempotency.reliability.promise.Guard;
+import java.util.Map;
+
+/**
+ * What the contract lets one entry path answer, beside the strategy: the status each outcome of the work is sent
+ * with, whether a call that ran may be told "in progress" (Spring MVC's async timeout answers 409
+ * {@code request-in-progress} while the work runs on), whether calls are records (Kafka: no status, a reply), and
+ * whether a replay carries {@code Idempotent-Replayed: true} (not through a bean: its unprotected endpoint answers).
+ */
+public record PathContract(
+        Guard guard, Map<String, Integer> statusOf, boolean asyncTimeout, boolean records, boolean replayHeader) {
+
+    private static final Map<String, Integer> HTTP = Map.of("ok", 200, "4xx", 404, "5xx", 502, "throw", 500);
+    /** A bean has no status: its endpoint answers 200 with the value (a kept 4xx too); an exception is a 500. */
+    private static final Map<String, Integer> BEAN = Map.of("ok", 200, "4xx", 200, "5xx", 500, "throw", 500);
+
+    /** The contract of entry path {@code path} (as the properties name it) under {@code guard}. */
+    public static PathContract of(String path, Guard guard) {
+        return new PathContract(
+                guard,
+                path.equals("bean") ? BEAN : HTTP,
+                path.startsWith("mvc-future"),
+                path.equals("kafka"),
+                !path.equals("bean"));
+    }
+
+    /** The status a caller whose work ended with {@code outcome} gets. */
+    int status(String outcome) {
+        return statusOf.getOrDefault(outcome, 500);
+    }
+
+    /** Outcomes that settle the key: stored and replayed ({@code REQUEST_ID}), or that use the token up. */
+    boolean keeps(String outcome) {
+        return switch (outcome) {
+            case "ok", "4xx" -> guard != Guard.LOCK;
+            case "5xx" -> guard == Guard.TOKEN;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,45 @@
+package dev.idempotency.reliability.promise.oracle;
+
+import dev.idempotency.reliability.promise.Guard;
+import dev.idempotency.reliability.promise.Ledger;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The rules of one Kafka record: it runs once (earlier deliveries may only have failed, and were redelivered), or,
+ * under {@code REQUEST_ID}, it is skipped as a duplicate and replied to with the kept answer, or dropped because the
+ * kept run had another payload (no redelivery can fix a mismatch). A reply is always its own run's answer or the kept
+ * one. Its offset is committed: the caller drains every partition before the history is judged.
+ */
+final class Records {
+
+    private Records() {}
+
+    static void judge(PathContract contract, KeyModel model, CallRecord record, List<String> out) {
+        List<Ledger.Execution> ran = model.runsOf(record.id());
+        for (int i = 0; i < ran.size() - 1; i++) {
+            if (!ran.get(i).outcome().equals("throw")) {
+                out.add("once: record " + record.id() + " ran " + ran.size() + " times, though its run " + (i + 1)
+                        + " ended " + ran.get(i).outcome());
+            }
+        }
+        Ledger.Execution kept = model.kept();
+        boolean replied = record.status() != CallRecord.NONE;
+        if (replied
+                && !ran.stream().anyMatch(run -> run.answer().equals(record.body()))
+                && (kept == null || !kept.answer().equals(record.body()))) {
+            out.add("same answer: record " + record.id() + " got the reply \"" + record.body()
+                    + "\", neither its own run's answer nor the kept one");
+        }
+        if (!ran.isEmpty()) {
+            return;
+        }
+        if (contract.guard() == Guard.LOCK) {
+            out.add("records: record " + record.id() + " never ran");
+        } else if (kept != null && !Objects.equals(model.keptPayload(), record.payload())) {
+            return; // another payload was kept: the mismatched record is dropped
+        } else if (!replied || kept == null) {
+            out.add("records: record " + record.id() + " neither ran nor was skipped as a duplicate of a kept run");
+        }
+    }
+}
