@@ -1,7 +1,8 @@
 -- REQUEST_ID records and one-time tokens of the idempotency starter (idempotency.store: jdbc), PostgreSQL (tested on 14).
 -- Run it with spring.sql.init (spring.sql.init.mode=always and
--- spring.sql.init.schema-locations=classpath:dev/idempotency/jdbc/schema-postgresql.sql)
--- or copy it into a Flyway / Liquibase migration. Safe to run again.
+-- spring.sql.init.schema-locations=classpath:dev/idempotency/jdbc/schema-postgresql.sql), or through the shipped
+-- migrations: the Flyway location classpath:db/idempotency/flyway/{vendor} (a repeatable copy of this script) or the
+-- Liquibase changelog db/changelog/idempotency/idempotency-changelog.xml. Safe to run again.
 --   state: P in progress (owner holds it until expires_at); D its work's transaction committed, the answer on its way
 --          (owner presumed alive until lease_until); C completed with its answer; N completed without it
 --          a token: V valid, U used (owner: the mark of the submit that used it)

@@ -3,6 +3,7 @@ package dev.idempotency.internal.requestid;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.jdbc.JdbcConnections;
 import dev.idempotency.internal.lease.Owners;
+import dev.idempotency.jdbc.JdbcMigrations;
 import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.spi.StoreListener;
 import java.sql.Connection;
@@ -212,10 +213,11 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         } catch (RuntimeException ex) {
             Throwable why = ex.getCause() != null ? ex.getCause() : ex;
             throw new IllegalStateException(
-                    "The JDBC record store cannot read its table (" + why.getMessage() + "). Create it with "
-                            + JdbcStore.POSTGRESQL_SCHEMA
-                            + " (spring.sql.init.mode=always and spring.sql.init.schema-locations, or copy it into a Flyway"
-                            + " migration)",
+                    "The JDBC record store cannot read its table (" + why.getMessage() + "): it is missing, or"
+                            + " misses a migration of this release. Run " + JdbcStore.POSTGRESQL_SCHEMA
+                            + " (spring.sql.init.mode=always and spring.sql.init.schema-locations), or add the Flyway"
+                            + " location " + JdbcMigrations.FLYWAY_LOCATION + " to spring.flyway.locations, or include "
+                            + JdbcMigrations.LIQUIBASE_CHANGELOG + " in your Liquibase changelog",
                     ex);
         }
     }
