@@ -1,11 +1,14 @@
 package dev.idempotency.reliability.promise;
 
+import dev.idempotency.IdempotencyContext;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import reactor.core.publisher.Mono;
 
 /** The protected work of every path: recorded in the {@link Ledger}, ending as its {@link Job} says. */
 public final class Work {
@@ -34,8 +37,19 @@ public final class Work {
         return CompletableFuture.supplyAsync(() -> end(started, job), delayed);
     }
 
+    /**
+     * Runs when subscribed, after a delay instead of a sleep; recorded under the subscriber's context (the
+     * {@code IdempotencyContext} a reactive call carries there).
+     */
+    public Mono<ResponseEntity<String>> mono(String call, String key, Job job) {
+        return Mono.deferContextual(context -> {
+            Ledger.Started started = start(call, key, context.getOrDefault(IdempotencyContext.class, null));
+            return Mono.delay(Duration.ofMillis(job.millis())).map(tick -> end(started, job));
+        });
+    }
+
     /** Records the start under {@code context} (a reactive call's), to be ended by {@link #end}. */
-    public Ledger.Started start(String call, String key, dev.idempotency.@Nullable IdempotencyContext context) {
+    public Ledger.Started start(String call, String key, @Nullable IdempotencyContext context) {
         return ledger.start(call, key, context);
     }
 

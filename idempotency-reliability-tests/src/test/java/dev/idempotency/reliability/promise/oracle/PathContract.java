@@ -2,6 +2,7 @@ package dev.idempotency.reliability.promise.oracle;
 
 import dev.idempotency.reliability.promise.Guard;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the contract lets one entry path answer, beside the strategy: the status each outcome of the work is sent
@@ -16,14 +17,18 @@ public record PathContract(
     /** A bean has no status: its endpoint answers 200 with the value (a kept 4xx too); an exception is a 500. */
     private static final Map<String, Integer> BEAN = Map.of("ok", 200, "4xx", 200, "5xx", 500, "throw", 500);
 
+    /** The Spring MVC paths whose work outlasts the request thread, under its async timeout (400 ms). */
+    private static final Set<String> ASYNC_TIMEOUT =
+            Set.of("mvc-future", "mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream");
+
     /** The contract of entry path {@code path} (as the properties name it) under {@code guard}. */
     public static PathContract of(String path, Guard guard) {
         return new PathContract(
                 guard,
-                path.equals("bean") ? BEAN : HTTP,
-                path.startsWith("mvc-future"),
+                path.startsWith("bean") ? BEAN : HTTP,
+                ASYNC_TIMEOUT.contains(path),
                 path.equals("kafka"),
-                !path.equals("bean"));
+                !path.startsWith("bean"));
     }
 
     /** The status a caller whose work ended with {@code outcome} gets. */
