@@ -43,7 +43,8 @@ public class PromiseApp {
         AsyncServletPaths.class,
         StreamPaths.class,
         BeanAsyncWork.class,
-        BeanAsyncPaths.class
+        BeanAsyncPaths.class,
+        RenderPaths.class
     })
     static class Servlet {}
 

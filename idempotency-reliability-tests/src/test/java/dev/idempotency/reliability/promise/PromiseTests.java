@@ -199,6 +199,18 @@ class PromiseTests {
         promiseHolds("webflux-plain", Guard.TOKEN, history);
     }
 
+    /** Histories whose work may answer large, over the size limit or unrenderably, and whose clients may read slowly. */
+    @Provide
+    Arbitrary<History> rendering() {
+        return Histories.histories(Histories.DURABLE_FAULTS, true, Histories.RENDER_ENDINGS, Histories.RENDER_OUTCOMES);
+    }
+
+    /** Delivery is not the work: an answer that fails to render, is too large to store, or is read slowly. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcRender(@ForAll("rendering") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-render", guard, history);
+    }
+
     /** Spring MVC on a master whose replica may freeze: an unconfirmed claim is answered 503 and runs nothing. */
     @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
     void mvcSyncRequestIdWaitingForReplicas(@ForAll("replicated") History history) throws Exception {

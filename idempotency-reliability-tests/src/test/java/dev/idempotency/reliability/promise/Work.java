@@ -10,8 +10,17 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import reactor.core.publisher.Mono;
 
-/** The protected work of every path: recorded in the {@link Ledger}, ending as its {@link Job} says. */
+/**
+ * The protected work of every path: recorded in the {@link Ledger}, ending as its {@link Job} says. Beside the usual
+ * outcomes, the rendering path's: {@code large} and {@code oversize} answer 200 with the answer, a newline and padding
+ * up to {@link #LARGE} (stored: under the 1 MB {@code max-response-size}) or {@link #OVERSIZE} bytes (sent, never
+ * stored), and {@code unrenderable} answers 200 with the answer, which {@link RenderPaths} wraps in a body that fails
+ * to serialize. The ledger records the answer without padding; a client reads it up to the newline.
+ */
 public final class Work {
+
+    static final int LARGE = 256 * 1024;
+    static final int OVERSIZE = 3 * 1024 * 1024;
 
     private final Ledger ledger;
 
@@ -61,8 +70,14 @@ public final class Work {
             case "4xx" -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(answer);
             case "5xx" -> ResponseEntity.status(HttpStatus.BAD_GATEWAY).body(answer);
             case "throw" -> throw new IllegalStateException("work failed: " + answer);
+            case "large" -> ResponseEntity.ok(padded(answer, LARGE));
+            case "oversize" -> ResponseEntity.ok(padded(answer, OVERSIZE));
             default -> ResponseEntity.ok(answer);
         };
+    }
+
+    private static String padded(String answer, int size) {
+        return answer + "\n" + ".".repeat(Math.max(0, size - answer.length() - 1));
     }
 
     private static void sleep(int millis) {

@@ -85,8 +85,14 @@ final class KeyModel {
                 .anyMatch(other -> !other.payload().equals(call.payload()) && other.invoked() < call.completed());
     }
 
-    /** A kept run's client left before its answer: the key may be completed without a stored answer. */
+    /**
+     * The key may be completed without a stored answer: the kept answer was not stored (over the size limit, or it
+     * failed to render), or a kept run's client left before its answer.
+     */
     boolean keptWithoutItsClient() {
+        if (kept != null && !contract.stores(kept.outcome())) {
+            return true;
+        }
         return runs.stream()
                 .filter(run -> contract.keeps(run.outcome()))
                 .anyMatch(run -> call(run.call()).map(CallRecord::clientLeft).orElse(false));

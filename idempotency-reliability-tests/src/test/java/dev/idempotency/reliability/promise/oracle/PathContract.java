@@ -13,7 +13,9 @@ import java.util.Set;
 public record PathContract(
         Guard guard, Map<String, Integer> statusOf, boolean asyncTimeout, boolean records, boolean replayHeader) {
 
-    private static final Map<String, Integer> HTTP = Map.of("ok", 200, "4xx", 404, "5xx", 502, "throw", 500);
+    /** The rendering path's outcomes too: a large or over-size answer is sent 200, an unrenderable one fails 500. */
+    private static final Map<String, Integer> HTTP =
+            Map.of("ok", 200, "4xx", 404, "5xx", 502, "throw", 500, "large", 200, "oversize", 200, "unrenderable", 500);
     /** A bean has no status: its endpoint answers 200 with the value (a kept 4xx too); an exception is a 500. */
     private static final Map<String, Integer> BEAN = Map.of("ok", 200, "4xx", 200, "5xx", 500, "throw", 500);
 
@@ -31,15 +33,27 @@ public record PathContract(
                 !path.startsWith("bean"));
     }
 
+    /**
+     * Whether a kept outcome's answer is stored for replay: not one over {@code max-response-size}, nor one that
+     * failed to render (the key completes without it; duplicates get 409 {@code result-not-stored}).
+     */
+    boolean stores(String outcome) {
+        return !outcome.equals("oversize") && !outcome.equals("unrenderable");
+    }
+
     /** The status a caller whose work ended with {@code outcome} gets. */
     int status(String outcome) {
         return statusOf.getOrDefault(outcome, 500);
     }
 
-    /** Outcomes that settle the key: stored and replayed ({@code REQUEST_ID}), or that use the token up. */
+    /**
+     * Outcomes that settle the key: stored and replayed, or completed without a stored answer ({@code REQUEST_ID}),
+     * or that use the token up. The work returned, so a failure to deliver its answer (over the size limit, failing
+     * to render) settles the key as well: it never runs again.
+     */
     boolean keeps(String outcome) {
         return switch (outcome) {
-            case "ok", "4xx" -> guard != Guard.LOCK;
+            case "ok", "4xx", "large", "oversize", "unrenderable" -> guard != Guard.LOCK;
             case "5xx" -> guard == Guard.TOKEN;
             default -> false;
         };
