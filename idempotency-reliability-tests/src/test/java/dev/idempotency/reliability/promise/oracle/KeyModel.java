@@ -86,6 +86,18 @@ final class KeyModel {
     }
 
     /**
+     * A run of a call with another payload held the key while {@code call} was in flight: its claim carried its own
+     * fingerprint, so {@code call} may have been refused as a mismatch (422), whatever that run's fate.
+     */
+    boolean otherPayloadRanMeanwhile(CallRecord call) {
+        return runs.stream()
+                .filter(run -> run.start() < call.completed() && (run.end() == 0 || run.end() > call.invoked()))
+                .anyMatch(run -> call(run.call())
+                        .map(owner -> !owner.payload().equals(call.payload()))
+                        .orElse(false));
+    }
+
+    /**
      * The key may be completed without a stored answer: the kept answer was not stored (over the size limit, or it
      * failed to render), or a kept run's client left before its answer.
      */

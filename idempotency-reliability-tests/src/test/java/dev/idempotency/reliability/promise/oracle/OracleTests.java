@@ -209,6 +209,24 @@ class OracleTests {
                 .contains("neither ran");
     }
 
+    /**
+     * A record with another payload that meets a run holding the key is refused as a mismatch (422), even when that run
+     * then fails and keeps nothing; one that comes after every other payload's run ended had to run. Kept from
+     * {@code kafkaRecordRequestId} on main, 2026-12-03.
+     */
+    @Test
+    void aRecordWithAnotherPayloadIsDroppedOnlyWhileAnotherPayloadHeldTheKey() {
+        Ledger.Execution failing = run("c0", 0, 10, 50, "throw", "");
+        CallRecord first = new CallRecord("c0", 0, MAIN, 0, 60, CallRecord.NONE, "", false, null, false, false);
+        CallRecord meanwhile = new CallRecord("c1", 0, OTHER, 20, 30, CallRecord.NONE, "", false, null, false, false);
+        CallRecord after = new CallRecord("c1", 0, OTHER, 70, 80, CallRecord.NONE, "", false, null, false, false);
+        assertThat(judge(KAFKA, List.of(first, meanwhile), failing)).isEmpty();
+        assertThat(judge(KAFKA, List.of(first, after), failing))
+                .singleElement()
+                .asString()
+                .contains("neither ran");
+    }
+
     private static List<String> judge(PathContract contract, List<CallRecord> calls, Ledger.Execution... runs) {
         return Oracle.judge(contract, "p", calls, List.of(runs), false);
     }
