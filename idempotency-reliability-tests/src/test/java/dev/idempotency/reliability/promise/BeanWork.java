@@ -31,8 +31,11 @@ public class BeanWork {
     }
 
     private String run(String key, Job job) {
-        Job asBean = job.outcome().equals("5xx") ? new Job(job.tag(), "throw", job.millis()) : job;
-        String answer = work.now(String.valueOf(CALL.get()), key, asBean).getBody();
-        return answer;
+        return work.now(String.valueOf(CALL.get()), key, asBean(job)).getBody();
+    }
+
+    /** A bean has no status: the work's {@code 5xx} is an exception. */
+    static Job asBean(Job job) {
+        return job.outcome().equals("5xx") ? new Job(job.tag(), "throw", job.millis()) : job;
     }
 }

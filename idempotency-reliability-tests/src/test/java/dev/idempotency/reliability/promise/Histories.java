@@ -25,13 +25,38 @@ final class Histories {
     /** Faults of the replicated backend: the replica frozen under {@code wait-for-replicas}. */
     static final List<History.Fault.Kind> REPLICA_FAULTS = List.of(History.Fault.Kind.REPLICA_FROZEN);
 
+    /** The endings of every path. */
+    static final List<History.Ending> ENDINGS = List.of(
+            History.Ending.WAITS, History.Ending.DISCONNECTS, History.Ending.TIMES_OUT, History.Ending.OTHER_PAYLOAD);
+
+    /** The work outcomes of every path. */
+    static final List<String> OUTCOMES = List.of("ok", "4xx", "5xx", "throw");
+
+    /** Where answers are large or cannot be rendered ({@link RenderPaths}), a client may also read slowly. */
+    static final List<History.Ending> RENDER_ENDINGS = List.of(
+            History.Ending.WAITS,
+            History.Ending.DISCONNECTS,
+            History.Ending.TIMES_OUT,
+            History.Ending.OTHER_PAYLOAD,
+            History.Ending.READS_SLOWLY);
+
+    /** The work outcomes of the rendering path: the usual ones, and answers that fail to render or are large. */
+    static final List<String> RENDER_OUTCOMES =
+            List.of("ok", "4xx", "5xx", "throw", "unrenderable", "large", "oversize");
+
     private Histories() {}
 
     /** Histories with a fault of {@code faults}, on one request thread in a third of them when {@code oneThread}. */
     static Arbitrary<History> histories(List<History.Fault.Kind> faults, boolean oneThread) {
+        return histories(faults, oneThread, ENDINGS, OUTCOMES);
+    }
+
+    /** The same, with calls ending one of {@code endings} and work ending one of {@code outcomes}. */
+    static Arbitrary<History> histories(
+            List<History.Fault.Kind> faults, boolean oneThread, List<History.Ending> endings, List<String> outcomes) {
         return Combinators.combine(
-                        calls(),
-                        work().list().ofSize(KEYS),
+                        calls(endings),
+                        work(outcomes).list().ofSize(KEYS),
                         fault(faults),
                         oneThread
                                 ? Arbitraries.integers().between(0, 2).map(third -> third == 2)
@@ -40,10 +65,14 @@ final class Histories {
     }
 
     static Arbitrary<List<History.Call>> calls() {
+        return calls(ENDINGS);
+    }
+
+    static Arbitrary<List<History.Call>> calls(List<History.Ending> endings) {
         return Combinators.combine(
                         Arbitraries.integers().between(0, KEYS - 1),
                         Arbitraries.integers().between(0, 399),
-                        Arbitraries.of(History.Ending.class),
+                        Arbitraries.of(endings),
                         Arbitraries.integers().between(20, 319))
                 .as(History.Call::new)
                 .list()
@@ -52,14 +81,18 @@ final class Histories {
     }
 
     static Arbitrary<History.Work> work() {
-        Arbitrary<String> outcomes = Arbitraries.frequencyOf(
-                Tuple.of(3, Arbitraries.just("ok")),
-                Tuple.of(1, Arbitraries.just("4xx")),
-                Tuple.of(1, Arbitraries.just("5xx")),
-                Tuple.of(1, Arbitraries.just("throw")));
+        return work(OUTCOMES);
+    }
+
+    /** Work that succeeds ({@code ok}) half the time, or ends as one of the other {@code outcomes}. */
+    static Arbitrary<History.Work> work(List<String> outcomes) {
+        List<String> others = outcomes.subList(1, outcomes.size());
+        Arbitrary<String> drawn = Arbitraries.frequencyOf(
+                Tuple.of(others.size(), Arbitraries.just(outcomes.get(0))),
+                Tuple.of(others.size(), Arbitraries.of(others)));
         Arbitrary<Integer> millis = Arbitraries.oneOf(
                 Arbitraries.integers().between(0, 199), Arbitraries.integers().between(300, 799));
-        return Combinators.combine(outcomes, millis).as(History.Work::new);
+        return Combinators.combine(drawn, millis).as(History.Work::new);
     }
 
     static Arbitrary<History.Fault> fault(List<History.Fault.Kind> kinds) {

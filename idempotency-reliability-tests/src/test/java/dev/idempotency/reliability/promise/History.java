@@ -22,7 +22,12 @@ public record History(List<Call> calls, List<Work> works, Fault fault, boolean o
         /** Its client gives up after {@code endAfter} ms. */
         TIMES_OUT,
         /** Sends another payload with the same key, and waits. */
-        OTHER_PAYLOAD
+        OTHER_PAYLOAD,
+        /**
+         * Reads the answer slowly (a small receive buffer, a pause between reads) and leaves (RST) {@code endAfter} ms
+         * after sending, in the middle of a large download.
+         */
+        READS_SLOWLY
     }
 
     /**
@@ -34,7 +39,7 @@ public record History(List<Call> calls, List<Work> works, Fault fault, boolean o
     public record Call(int key, int at, Ending ending, int endAfter) {
 
         boolean leavesEarly() {
-            return ending == Ending.DISCONNECTS || ending == Ending.TIMES_OUT;
+            return ending == Ending.DISCONNECTS || ending == Ending.TIMES_OUT || ending == Ending.READS_SLOWLY;
         }
 
         @Override
@@ -43,7 +48,10 @@ public record History(List<Call> calls, List<Work> works, Fault fault, boolean o
         }
     }
 
-    /** How a key's work ends ({@code ok}, {@code 4xx}, {@code 5xx}, {@code throw}) and how long it takes. */
+    /**
+     * How a key's work ends ({@code ok}, {@code 4xx}, {@code 5xx}, {@code throw}; on the rendering path also
+     * {@code unrenderable}, {@code large} and {@code oversize}: see {@link Work}) and how long it takes.
+     */
     public record Work(String outcome, int millis) {
 
         @Override

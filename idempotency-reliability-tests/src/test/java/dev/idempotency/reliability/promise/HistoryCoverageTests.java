@@ -58,7 +58,7 @@ class HistoryCoverageTests {
                 .coverage(c -> c.check(true).percentage(p -> p >= 30));
         Statistics.label("one request thread").coverage(c -> c.check(true).percentage(p -> p >= 20));
         Statistics.label("ending").coverage(coverage -> {
-            for (History.Ending ending : History.Ending.values()) {
+            for (History.Ending ending : Histories.ENDINGS) {
                 coverage.check(ending).percentage(p -> p >= 15);
             }
         });

@@ -1,8 +1,6 @@
 package dev.idempotency.reliability.promise;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,7 +49,10 @@ final class HttpCaller implements Caller {
     @Override
     public Answer call(History.Call call, String key, Job job, String id) throws Exception {
         return switch (call.ending()) {
-            case DISCONNECTS -> disconnect(key, job, id, call);
+            case DISCONNECTS ->
+                LeavingClient.leave(port, request(key, job, id), call.endAfter(), false, id, call.key());
+            case READS_SLOWLY ->
+                LeavingClient.leave(port, request(key, job, id), call.endAfter(), true, id, call.key());
             case TIMES_OUT -> {
                 try {
                     yield exchange(key, job, id, call.key(), false, Duration.ofMillis(call.endAfter()));
@@ -82,19 +84,19 @@ final class HttpCaller implements Caller {
             return Answer.none(id, index); // the connection broke under the answer: the client saw nothing
         }
         Matcher type = PROBLEM_TYPE.matcher(response.body());
+        int newline = response.body().indexOf('\n');
         return new Answer(
                 id,
                 index,
                 last,
                 response.statusCode(),
-                response.body(),
+                newline < 0 ? response.body() : response.body().substring(0, newline), // a large answer's padding
                 response.headers().firstValue("Idempotent-Replayed").isPresent(),
                 type.find() ? type.group(1) : null);
     }
 
-    /** Sends the request on a socket of its own and drops the connection (RST) after {@code endAfter} ms. */
-    private Answer disconnect(String key, Job job, String id, History.Call call)
-            throws IOException, InterruptedException {
+    /** The raw HTTP/1.1 request of a call, for a client that leaves early. */
+    private byte[] request(String key, Job job, String id) {
         byte[] body = json(job).getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder("POST " + target(key) + " HTTP/1.1\r\n")
                 .append("Host: 127.0.0.1:")
@@ -104,15 +106,10 @@ final class HttpCaller implements Caller {
                 .forEach((name, value) ->
                         head.append(name).append(": ").append(value).append("\r\n"));
         head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            OutputStream out = socket.getOutputStream();
-            out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
-            out.write(body);
-            out.flush();
-            Thread.sleep(call.endAfter()); // the client goes away this long after sending: part of the history
-            socket.setSoLinger(true, 0);
-        }
-        return Answer.none(id, call.key());
+        byte[] headBytes = head.toString().getBytes(StandardCharsets.US_ASCII);
+        byte[] request = Arrays.copyOf(headBytes, headBytes.length + body.length);
+        System.arraycopy(body, 0, request, headBytes.length, body.length);
+        return request;
     }
 
     private Map<String, String> headers(String key, String id) {

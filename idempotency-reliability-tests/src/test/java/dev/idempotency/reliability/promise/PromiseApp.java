@@ -37,7 +37,15 @@ public class PromiseApp {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-    @Import({ServletPaths.class, BeanWork.class})
+    @Import({
+        ServletPaths.class,
+        BeanWork.class,
+        AsyncServletPaths.class,
+        StreamPaths.class,
+        BeanAsyncWork.class,
+        BeanAsyncPaths.class,
+        RenderPaths.class
+    })
     static class Servlet {}
 
     @Configuration(proxyBeanMethods = false)

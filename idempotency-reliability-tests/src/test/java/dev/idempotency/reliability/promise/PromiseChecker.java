@@ -96,7 +96,7 @@ final class PromiseChecker {
      */
     private static boolean isKept(Ledger.Execution execution, Guard guard) {
         return switch (execution.outcome()) {
-            case "ok", "4xx" -> true;
+            case "ok", "4xx", "large", "oversize", "unrenderable" -> true; // the last three: delivery, not work
             case "5xx" -> guard == Guard.TOKEN;
             default -> false;
         };

@@ -3,6 +3,7 @@ package dev.idempotency.reliability.promise;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
@@ -140,6 +141,74 @@ class PromiseTests {
     @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
     void kafkaRecordLock(@ForAll("durable") History history) throws Exception {
         promiseHolds("kafka", Guard.LOCK, history);
+    }
+
+    /** Spring MVC's {@code Callable}, {@code WebAsyncTask} and {@code Mono}: the path is drawn too, and shrinks. */
+    @Provide
+    Arbitrary<String> mvcAsync() {
+        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono");
+    }
+
+    /** The same, with the paths that have no property of their own for a strategy: a stream cannot be replayed. */
+    @Provide
+    Arbitrary<String> mvcAsyncOrStream() {
+        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream");
+    }
+
+    /** And {@code DeferredResult}, whose {@code TOKEN} handler has no property of its own. */
+    @Provide
+    Arbitrary<String> mvcAsyncOrStreamOrDeferred() {
+        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-deferred");
+    }
+
+    /** Protected bean methods whose value comes later: a {@code CompletionStage}, a {@code Flux} (LOCK only). */
+    @Provide
+    Arbitrary<String> beanAsync() {
+        return Arbitraries.of("bean-future", "bean-flux");
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcAsyncRequestId(@ForAll("servlet") History history, @ForAll("mvcAsync") String path) throws Exception {
+        promiseHolds(path, Guard.REQUEST_ID, history);
+    }
+
+    /** {@code TOKEN} on every Spring MVC async path, {@code DeferredResult} included. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcAsyncToken(@ForAll("servlet") History history, @ForAll("mvcAsyncOrStreamOrDeferred") String path)
+            throws Exception {
+        promiseHolds(path, Guard.TOKEN, history);
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcAsyncLock(@ForAll("servlet") History history, @ForAll("mvcAsyncOrStream") String path) throws Exception {
+        promiseHolds(path, Guard.LOCK, history);
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void beanFutureRequestId(@ForAll("servlet") History history) throws Exception {
+        promiseHolds("bean-future", Guard.REQUEST_ID, history);
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void beanAsyncLock(@ForAll("servlet") History history, @ForAll("beanAsync") String path) throws Exception {
+        promiseHolds(path, Guard.LOCK, history);
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void webfluxPlainToken(@ForAll("durable") History history) throws Exception {
+        promiseHolds("webflux-plain", Guard.TOKEN, history);
+    }
+
+    /** Histories whose work may answer large, over the size limit or unrenderably, and whose clients may read slowly. */
+    @Provide
+    Arbitrary<History> rendering() {
+        return Histories.histories(Histories.DURABLE_FAULTS, true, Histories.RENDER_ENDINGS, Histories.RENDER_OUTCOMES);
+    }
+
+    /** Delivery is not the work: an answer that fails to render, is too large to store, or is read slowly. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcRender(@ForAll("rendering") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-render", guard, history);
     }
 
     /** Spring MVC on a master whose replica may freeze: an unconfirmed claim is answered 503 and runs nothing. */

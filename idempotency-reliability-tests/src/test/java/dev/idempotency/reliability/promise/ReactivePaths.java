@@ -1,9 +1,7 @@
 package dev.idempotency.reliability.promise;
 
-import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
-import java.time.Duration;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -25,21 +23,24 @@ public class ReactivePaths {
     @PostMapping("/p/webflux-mono/request-id")
     @Idempotent
     public Mono<ResponseEntity<String>> monoRequestId(@RequestBody Job job, ServerWebExchange exchange) {
-        return mono(call(exchange), exchange.getRequest().getHeaders().getFirst("Idempotency-Key"), job);
+        return work.mono(
+                call(exchange),
+                String.valueOf(exchange.getRequest().getHeaders().getFirst("Idempotency-Key")),
+                job);
     }
 
     @PostMapping("/p/webflux-mono/lock/{key}")
     @Idempotent(strategy = Strategy.LOCK, key = "#key")
     public Mono<ResponseEntity<String>> monoLock(
             @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
-        return mono(call(exchange), key, job);
+        return work.mono(call(exchange), key, job);
     }
 
     @PostMapping("/p/webflux-mono/token/{key}")
     @Idempotent(strategy = Strategy.TOKEN, operation = ServletPaths.TOKEN_GROUP)
     public Mono<ResponseEntity<String>> monoToken(
             @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
-        return mono(call(exchange), key, job);
+        return work.mono(call(exchange), key, job);
     }
 
     @PostMapping("/p/webflux-plain/request-id")
@@ -63,14 +64,6 @@ public class ReactivePaths {
     public ResponseEntity<String> plainToken(
             @PathVariable String key, @RequestBody Job job, ServerWebExchange exchange) {
         return work.now(call(exchange), key, job);
-    }
-
-    private Mono<ResponseEntity<String>> mono(String call, String key, Job job) {
-        return Mono.deferContextual(context -> {
-            Ledger.Started started =
-                    work.start(call, String.valueOf(key), context.getOrDefault(IdempotencyContext.class, null));
-            return Mono.delay(Duration.ofMillis(job.millis())).map(tick -> work.end(started, job));
-        });
     }
 
     private static String call(ServerWebExchange exchange) {

@@ -15,7 +15,8 @@ import java.util.Objects;
  *   <li>{@code REQUEST_ID}, without running: the kept answer exactly (status, body, {@code Idempotent-Replayed: true},
  *       sent with the kept payload, after the kept run ended), or 409 {@code request-in-progress} when another call
  *       may hold the key and it was not done yet (under a fault: a stray claim may hold it), or 422 only when another payload was sent on the key, or 409
- *       {@code result-not-stored} only when a kept run's client left before its answer;
+ *       {@code result-not-stored} only when a kept run's client left before its answer or the kept answer was not
+ *       stored (over {@code max-response-size}, or it failed to render: the work returned, its delivery failed);
  *   <li>{@code TOKEN}, without running: only 409 {@code token-used} once another submit of the token was sent;
  *   <li>{@code LOCK}, without running: only 409 {@code lock-busy} once another call on the key was sent.
  * </ul>
@@ -53,7 +54,7 @@ final class Answers {
             return; // Spring MVC's async timeout: the work runs on, its answer is stored for the retry
         } else if (call.status() != expected) {
             out.add("same answer: " + call + ", but its work ended " + run.outcome() + " (answered " + expected + ")");
-        } else if (!run.outcome().equals("throw") && !call.body().equals(run.answer())) {
+        } else if (expected != 500 && !call.body().equals(run.answer())) { // a 500 is the error's, not the work's
             out.add("same answer: " + call + " got \"" + call.body() + "\", its work answered \"" + run.answer()
                     + "\"");
         }
@@ -89,6 +90,11 @@ final class Answers {
         Ledger.Execution kept = model.kept();
         if (kept == null) {
             out.add("same answer: " + call + " without running, but no run of its key was kept");
+            return;
+        }
+        if (!contract.stores(kept.outcome())) {
+            out.add("same answer: " + call + " without running, but the kept run's answer (" + kept.outcome()
+                    + ") was never stored: 409 result-not-stored was due");
             return;
         }
         int expected = contract.status(kept.outcome());

@@ -85,8 +85,26 @@ final class KeyModel {
                 .anyMatch(other -> !other.payload().equals(call.payload()) && other.invoked() < call.completed());
     }
 
-    /** A kept run's client left before its answer: the key may be completed without a stored answer. */
+    /**
+     * A run of a call with another payload held the key while {@code call} was in flight: its claim carried its own
+     * fingerprint, so {@code call} may have been refused as a mismatch (422), whatever that run's fate.
+     */
+    boolean otherPayloadRanMeanwhile(CallRecord call) {
+        return runs.stream()
+                .filter(run -> run.start() < call.completed() && (run.end() == 0 || run.end() > call.invoked()))
+                .anyMatch(run -> call(run.call())
+                        .map(owner -> !owner.payload().equals(call.payload()))
+                        .orElse(false));
+    }
+
+    /**
+     * The key may be completed without a stored answer: the kept answer was not stored (over the size limit, or it
+     * failed to render), or a kept run's client left before its answer.
+     */
     boolean keptWithoutItsClient() {
+        if (kept != null && !contract.stores(kept.outcome())) {
+            return true;
+        }
         return runs.stream()
                 .filter(run -> contract.keeps(run.outcome()))
                 .anyMatch(run -> call(run.call()).map(CallRecord::clientLeft).orElse(false));

@@ -114,6 +114,41 @@ class OracleTests {
     }
 
     @Test
+    void anAnswerThatFailedToRenderCompletesTheKeyWithoutAResult() {
+        Ledger.Execution unrenderable = run("c0", 0, 10, 50, "unrenderable", "exec-1");
+        CallRecord notStored = answered("c1", 0, 60, 70, 409, "", false, "result-not-stored");
+        List<CallRecord> calls = List.of(answered("c0", 0, 0, 60, 500, "error", false, null), notStored);
+        assertThat(judge(MVC_REQUEST_ID, calls, unrenderable)).isEmpty();
+        assertThat(judge(MVC_REQUEST_ID, List.of(calls.get(0), replay("c1", 500, "exec-1")), unrenderable))
+                .singleElement()
+                .asString()
+                .contains("never stored");
+        Ledger.Execution second = run("c1", 0, 60, 80, "ok", "exec-2");
+        List<CallRecord> ranAgain = List.of(calls.get(0), answered("c1", 0, 55, 90, 200, "exec-2", false, null));
+        assertThat(judge(MVC_REQUEST_ID, ranAgain, unrenderable, second))
+                .singleElement()
+                .asString()
+                .contains("again after");
+        assertThat(judge(MVC_TOKEN, ranAgain, unrenderable, second))
+                .singleElement()
+                .asString()
+                .contains("used the token up");
+        assertThat(judge(MVC_LOCK, ranAgain, unrenderable, second)).isEmpty(); // the lock is released
+    }
+
+    @Test
+    void anOverSizeAnswerIsSentButNotReplayed() {
+        Ledger.Execution oversize = run("c0", 0, 10, 50, "oversize", "exec-1");
+        CallRecord notStored = answered("c1", 0, 60, 70, 409, "", false, "result-not-stored");
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), notStored), oversize))
+                .isEmpty();
+        assertThat(judge(MVC_REQUEST_ID, List.of(own("c0", 200, "exec-1"), replay("c1", 200, "exec-1")), oversize))
+                .singleElement()
+                .asString()
+                .contains("never stored");
+    }
+
+    @Test
     void twoOverlappingLockHoldersAreRejected() {
         Ledger.Execution first = new Ledger.Execution(1, "c0", "p0", 7, 10, 50, "ok", true, "exec-1");
         Ledger.Execution second = new Ledger.Execution(2, "c1", "p0", 8, 40, 90, "ok", true, "exec-2");
@@ -169,6 +204,24 @@ class OracleTests {
         CallRecord first = new CallRecord("c0", 0, MAIN, 0, 100, 200, "exec-1", false, null, false, false);
         assertThat(judge(KAFKA, List.of(first, skipped), C0_OK)).isEmpty();
         assertThat(judge(KAFKA, List.of(first, lost), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("neither ran");
+    }
+
+    /**
+     * A record with another payload that meets a run holding the key is refused as a mismatch (422), even when that run
+     * then fails and keeps nothing; one that comes after every other payload's run ended had to run. Kept from
+     * {@code kafkaRecordRequestId} on main, 2026-12-03.
+     */
+    @Test
+    void aRecordWithAnotherPayloadIsDroppedOnlyWhileAnotherPayloadHeldTheKey() {
+        Ledger.Execution failing = run("c0", 0, 10, 50, "throw", "");
+        CallRecord first = new CallRecord("c0", 0, MAIN, 0, 60, CallRecord.NONE, "", false, null, false, false);
+        CallRecord meanwhile = new CallRecord("c1", 0, OTHER, 20, 30, CallRecord.NONE, "", false, null, false, false);
+        CallRecord after = new CallRecord("c1", 0, OTHER, 70, 80, CallRecord.NONE, "", false, null, false, false);
+        assertThat(judge(KAFKA, List.of(first, meanwhile), failing)).isEmpty();
+        assertThat(judge(KAFKA, List.of(first, after), failing))
                 .singleElement()
                 .asString()
                 .contains("neither ran");

@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * The rules of one Kafka record: it runs once (earlier deliveries may only have failed, and were redelivered), or,
- * under {@code REQUEST_ID}, it is skipped as a duplicate and replied to with the kept answer, or dropped because the
- * kept run had another payload (no redelivery can fix a mismatch). A reply is always its own run's answer or the kept
+ * under {@code REQUEST_ID}, it is skipped as a duplicate and replied to with the kept answer, or dropped as a mismatch
+ * because a run with another payload held the key when it came (kept or not: the contract answers another payload
+ * with 422 whatever the first call's fate, and no redelivery can fix a mismatch). A reply is always its own run's answer or the kept
  * one. Its offset is committed: the caller drains every partition before the history is judged.
  */
 final class Records {
@@ -36,8 +37,9 @@ final class Records {
         }
         if (contract.guard() == Guard.LOCK) {
             out.add("records: record " + record.id() + " never ran");
-        } else if (kept != null && !Objects.equals(model.keptPayload(), record.payload())) {
-            return; // another payload was kept: the mismatched record is dropped
+        } else if ((kept != null && !Objects.equals(model.keptPayload(), record.payload()))
+                || model.otherPayloadRanMeanwhile(record)) {
+            return; // another payload held the key: the mismatched record is dropped
         } else if (!replied || kept == null) {
             out.add("records: record " + record.id() + " neither ran nor was skipped as a duplicate of a kept run");
         }
