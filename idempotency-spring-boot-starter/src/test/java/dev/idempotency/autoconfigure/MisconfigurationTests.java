@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+import reactor.core.publisher.Flux;
 
 /** Each kind of misconfiguration stops startup with a message naming the method and the problem. */
 class MisconfigurationTests {
@@ -226,6 +227,14 @@ class MisconfigurationTests {
         }
     }
 
+    /** A bean method's Flux is no response: stored as the list of its elements, also in a Spring MVC application. */
+    static class FluxService {
+        @Idempotent(key = "#id")
+        public Flux<String> lines(String id) {
+            return Flux.just(id);
+        }
+    }
+
     @Test
     void requestIdOnAStreamingResponseFailsStartupNamingTheMethod() {
         WebApplicationContextRunner web = new WebApplicationContextRunner()
@@ -241,6 +250,7 @@ class MisconfigurationTests {
                         .hasStackTraceContaining("Streams.export")
                         .hasStackTraceContaining("StreamingResponseBody is a stream that cannot be replayed"));
         web.withBean(LockedStream.class).run(context -> assertThat(context).hasNotFailed());
+        web.withBean(FluxService.class).run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test

@@ -6,13 +6,16 @@ import java.lang.reflect.Method;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.http.HttpEntity;
 import org.springframework.http.ResponseEntity;
 import org.springframework.util.ClassUtils;
+import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 
 /**
- * Refuses {@code REQUEST_ID} on handlers whose response is a stream: it cannot be replayed as sent. {@code LOCK} and
+ * Refuses {@code REQUEST_ID} on handlers whose response is a stream: it cannot be replayed as sent (a bean method's
+ * {@code Flux} is not a response, and is stored as the list of its elements). {@code LOCK} and
  * {@code TOKEN} on them are fine; they hold until the stream ends.
  */
 final class StreamingReturnTypes implements OperationCheck {
@@ -25,11 +28,17 @@ final class StreamingReturnTypes implements OperationCheck {
 
     @Override
     public void check(Method method, Strategy strategy) {
-        if (strategy == Strategy.REQUEST_ID && streams(method)) {
+        // Only a handler's response is a stream: a bean method's Flux is stored as the list of its elements.
+        if (strategy == Strategy.REQUEST_ID && isHandler(method) && streams(method)) {
             throw new IllegalArgumentException("REQUEST_ID replays the stored response, but a "
                     + streamType(method).getSimpleName()
                     + " is a stream that cannot be replayed as sent; use LOCK or TOKEN, or return the whole body");
         }
+    }
+
+    private static boolean isHandler(Method method) {
+        return MergedAnnotations.from(method, MergedAnnotations.SearchStrategy.TYPE_HIERARCHY)
+                .isPresent(RequestMapping.class);
     }
 
     /** Whether {@code method}'s response is a stream, written and flushed piece by piece. */
