@@ -11,7 +11,8 @@ public interface TransactionalPermit {
 
     /**
      * From now on, completes on the calling thread inside its transaction: the future of {@code succeed} is done when
-     * it returns, and fails (failing the commit) when the record cannot be written.
+     * it returns, and fails (failing the commit) when the record cannot be written, or the claim was taken over
+     * ({@link dev.idempotency.ClaimTakenOverException}).
      */
     void joinTransaction();
 
@@ -20,7 +21,7 @@ public interface TransactionalPermit {
      * is never run again for this key, whatever happens to the call afterwards (the answer then replays, or, lost,
      * is reported as not kept).
      *
-     * @throws dev.idempotency.IdempotencyStoreUnavailableException when the claim was taken over (its lease ran out):
+     * @throws dev.idempotency.ClaimTakenOverException when the claim was taken over (its lease ran out):
      *     the transaction must not commit, or the work would be done twice
      */
     void markCommitted();
