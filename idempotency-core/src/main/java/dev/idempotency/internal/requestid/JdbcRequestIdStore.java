@@ -10,6 +10,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -226,10 +227,16 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     }
 
     private int purgeExpired(Connection connection, int batch) throws SQLException {
+        OffsetDateTime cutoff;
+        try (PreparedStatement statement = connections.prepare(connection, sql.now);
+                ResultSet row = statement.executeQuery()) {
+            row.next();
+            cutoff = row.getObject(1, OffsetDateTime.class);
+        }
         int total = 0;
         int deleted;
         do {
-            deleted = connections.update(connection, sql.purge, batch);
+            deleted = connections.update(connection, sql.purge, cutoff, batch, cutoff);
             total += deleted;
         } while (deleted == batch);
         return total;
