@@ -25,4 +25,13 @@ public interface TransactionalPermit {
      *     the transaction must not commit, or the work would be done twice
      */
     void markCommitted();
+
+    /** The transaction that marked the claim committed did commit: the work's writes are kept. */
+    void workCommitted();
+
+    /**
+     * Whether the work's writes committed with the mark ({@link #workCommitted}): a transaction around the call that
+     * then rolls back (a Kafka transaction) must store the result, not release the key.
+     */
+    boolean isWorkCommitted();
 }

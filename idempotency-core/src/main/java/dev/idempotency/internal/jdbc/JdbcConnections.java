@@ -15,7 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * How the JDBC stores reach the database. A record's own writes (claim, renew, release, purge) run on a connection of
@@ -94,6 +96,23 @@ public final class JdbcConnections implements AutoCloseable {
             throw unavailable(ex);
         } finally {
             listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
+        }
+    }
+
+    /**
+     * Whether a transaction on the store's database is bound to this thread: an actual transaction whose connection
+     * does not commit each statement. A connection that {@code JdbcTemplate} bound only for synchronization (under a
+     * Kafka transaction, say) runs in autocommit and is no transaction to join.
+     */
+    public boolean inCurrentTransaction() {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()
+                || !(TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder)) {
+            return false;
+        }
+        try {
+            return !holder.getConnection().getAutoCommit();
+        } catch (SQLException ex) {
+            return false; // a connection that cannot say is not one to write the record on
         }
     }
 

@@ -44,6 +44,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     private final long maxResultSize;
     private final StoreListener listener;
     private volatile boolean inTransaction;
+    private volatile boolean workCommitted;
 
     ClaimPermit(
             RequestIdStore store,
@@ -123,6 +124,16 @@ final class ClaimPermit implements Permit, TransactionalPermit {
                 "The claim of " + claim.recordKey() + " was taken over before its transaction committed (its lease"
                         + " ran out); the transaction is rolled back so that the work is not done twice",
                 RETRY_AFTER);
+    }
+
+    @Override
+    public void workCommitted() {
+        workCommitted = true;
+    }
+
+    @Override
+    public boolean isWorkCommitted() {
+        return workCommitted;
     }
 
     @Override

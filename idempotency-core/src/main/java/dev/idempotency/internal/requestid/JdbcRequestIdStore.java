@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * {@code REQUEST_ID} records in a table of the application's database (PostgreSQL; the schema ships as
@@ -118,8 +117,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
     @Override
     public boolean joinsCurrentTransaction() {
-        return TransactionSynchronizationManager.isActualTransactionActive()
-                && TransactionSynchronizationManager.hasResource(connections.dataSource());
+        return connections.inCurrentTransaction();
     }
 
     @Override
