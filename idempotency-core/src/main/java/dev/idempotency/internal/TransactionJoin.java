@@ -43,7 +43,11 @@ public final class TransactionJoin implements TransactionExecutionListener {
             running = new ArrayDeque<>();
             RUNNING.set(running);
         }
-        running.push(new Call(permit, permit.joinsCurrentTransaction()));
+        boolean aroundTransaction = permit.joinsCurrentTransaction();
+        if (aroundTransaction) {
+            permit.workTransactionBegan();
+        }
+        running.push(new Call(permit, aroundTransaction));
         try {
             return work.get();
         } finally {
@@ -66,6 +70,9 @@ public final class TransactionJoin implements TransactionExecutionListener {
         Call call = running.element();
         boolean side = call.aroundTransaction || call.open > 0 || transaction.isReadOnly();
         call.open++;
+        if (!side) {
+            call.permit.workTransactionBegan();
+        }
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
             private boolean marked;

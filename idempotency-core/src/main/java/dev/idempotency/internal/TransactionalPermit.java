@@ -34,4 +34,12 @@ public interface TransactionalPermit {
      * then rolls back (a Kafka transaction) must store the result, not release the key.
      */
     boolean isWorkCommitted();
+
+    /**
+     * The transaction that carries the work is bound to this thread now (begun inside the call, or around it). Under
+     * REPEATABLE READ or SERIALIZABLE the lease is no longer renewed from here on: a renewal of the claim's row after
+     * the transaction's snapshot would make the transaction's own write of that row fail. The lease then lasts its
+     * remaining time; a takeover after it fails the commit, as any takeover does.
+     */
+    void workTransactionBegan();
 }

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -105,15 +107,34 @@ public final class JdbcConnections implements AutoCloseable {
      * Kafka transaction, say) runs in autocommit and is no transaction to join.
      */
     public boolean inCurrentTransaction() {
-        if (!TransactionSynchronizationManager.isActualTransactionActive()
-                || !(TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder)) {
-            return false;
-        }
         try {
-            return !holder.getConnection().getAutoCommit();
+            Connection connection = transactionConnection();
+            return connection != null && !connection.getAutoCommit();
         } catch (SQLException ex) {
             return false; // a connection that cannot say is not one to write the record on
         }
+    }
+
+    /**
+     * Whether the transaction bound to this thread reads from one snapshot (REPEATABLE READ or SERIALIZABLE): it then
+     * fails to write a row that another transaction changed after its snapshot, such as a lease renewal.
+     */
+    public boolean inSnapshotTransaction() {
+        try {
+            Connection connection = transactionConnection();
+            return connection != null
+                    && !connection.getAutoCommit()
+                    && connection.getTransactionIsolation() >= Connection.TRANSACTION_REPEATABLE_READ;
+        } catch (SQLException ex) {
+            return false;
+        }
+    }
+
+    private @Nullable Connection transactionConnection() {
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                        && TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder
+                ? holder.getConnection()
+                : null;
     }
 
     /** Runs {@code statement} on this thread, in the transaction bound to it (committed or rolled back with it). */
@@ -126,7 +147,7 @@ public final class JdbcConnections implements AutoCloseable {
             failed = false;
             return result;
         } catch (SQLException ex) {
-            throw unavailable(ex);
+            throw failureInTransaction(ex);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
             listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
@@ -154,6 +175,21 @@ public final class JdbcConnections implements AutoCloseable {
             statement.close();
             throw ex;
         }
+    }
+
+    /**
+     * A serialization failure or deadlock of the caller's transaction is the caller's to retry, as Spring's retry
+     * support knows it ({@link org.springframework.dao.ConcurrencyFailureException}); anything else is the store's.
+     */
+    private static RuntimeException failureInTransaction(SQLException cause) {
+        if ("40001".equals(cause.getSQLState())) {
+            return new PessimisticLockingFailureException(
+                    "The transaction could not be serialized with a concurrent one: " + cause.getMessage(), cause);
+        }
+        if ("40P01".equals(cause.getSQLState())) {
+            return new CannotAcquireLockException("The transaction lost a deadlock: " + cause.getMessage(), cause);
+        }
+        return unavailable(cause);
     }
 
     private static IdempotencyStoreUnavailableException unavailable(Exception cause) {

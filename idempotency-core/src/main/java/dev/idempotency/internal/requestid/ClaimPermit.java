@@ -127,6 +127,13 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     }
 
     @Override
+    public void workTransactionBegan() {
+        if (store.currentTransactionKeepsSnapshot()) {
+            renewer.end(held);
+        }
+    }
+
+    @Override
     public void workCommitted() {
         workCommitted = true;
     }

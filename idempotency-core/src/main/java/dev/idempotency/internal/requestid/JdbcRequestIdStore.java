@@ -121,6 +121,11 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     }
 
     @Override
+    public boolean currentTransactionKeepsSnapshot() {
+        return connections.inSnapshotTransaction();
+    }
+
+    @Override
     public boolean joinsTransactions() {
         return true;
     }
