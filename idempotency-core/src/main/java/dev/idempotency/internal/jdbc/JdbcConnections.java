@@ -33,22 +33,44 @@ public final class JdbcConnections implements AutoCloseable {
     /** Suggested {@code Retry-After} when the database fails. */
     public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
 
+    /** Statements that may wait for a thread, per thread; more fail at once as store unavailable. */
+    private static final int QUEUE_PER_THREAD = 64;
+
     private final DataSource dataSource;
+    private final DataSource ownConnections;
     private final ExecutorService threads;
     private final StoreListener listener;
     private final int queryTimeoutSeconds;
+    private final long queueDeadlineNanos;
+
+    /** Statements on {@code dataSource}'s own connections too; see the other constructor. */
+    public JdbcConnections(DataSource dataSource, int threads, Duration queryTimeout, StoreListener listener) {
+        this(dataSource, dataSource, threads, queryTimeout, listener);
+    }
 
     /**
-     * @param threads how many statements run at once; more wait in line (keep it at most the pool's size)
-     * @param queryTimeout the longest a statement may take before the call fails as store unavailable
+     * @param dataSource the application's database, whose transactions the store joins
+     * @param ownConnections where the store's own statements get connections: {@code dataSource}, or a pool of the
+     *     store's own on the same database (closed with this)
+     * @param threads how many statements run at once; more wait in a bounded line, each at most {@code queryTimeout}
+     *     (keep it at most the size of the pool they use)
+     * @param queryTimeout the longest a statement may take, or wait for a thread, before its call fails as store
+     *     unavailable
      */
-    public JdbcConnections(DataSource dataSource, int threads, Duration queryTimeout, StoreListener listener) {
+    public JdbcConnections(
+            DataSource dataSource,
+            DataSource ownConnections,
+            int threads,
+            Duration queryTimeout,
+            StoreListener listener) {
         this.dataSource = dataSource;
+        this.ownConnections = ownConnections;
         this.listener = listener;
         this.queryTimeoutSeconds = (int) Math.max(1, queryTimeout.toSeconds());
+        this.queueDeadlineNanos = queryTimeout.toNanos();
         AtomicInteger count = new AtomicInteger();
-        this.threads =
-                new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), work -> {
+        this.threads = new ThreadPoolExecutor(
+                threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(threads * QUEUE_PER_THREAD), work -> {
                     Thread thread = new Thread(work, "idempotency-jdbc-" + count.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
@@ -68,10 +90,22 @@ public final class JdbcConnections implements AutoCloseable {
 
     /** Runs {@code statement} on a connection of its own, committed when it returns, on the store's threads. */
     public <T> CompletableFuture<T> async(String kind, Statement<T> statement) {
+        long queued = System.nanoTime();
         try {
-            return CompletableFuture.supplyAsync(() -> own(kind, statement), threads);
+            return CompletableFuture.supplyAsync(
+                    () -> {
+                        // A statement that waited out its deadline in line is not run late: its caller has its answer.
+                        if (System.nanoTime() - queued > queueDeadlineNanos) {
+                            listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - queued, true);
+                            throw unavailable(new RejectedExecutionException(
+                                    "waited longer than the query timeout for a store thread"));
+                        }
+                        return own(kind, statement);
+                    },
+                    threads);
         } catch (RejectedExecutionException ex) {
-            return CompletableFuture.failedFuture(unavailable(ex));
+            return CompletableFuture.failedFuture(unavailable(new RejectedExecutionException(
+                    "the store's line of statements is full (" + ex.getMessage() + ")", ex)));
         }
     }
 
@@ -79,7 +113,7 @@ public final class JdbcConnections implements AutoCloseable {
     public <T> T own(String kind, Statement<T> statement) {
         long start = System.nanoTime();
         boolean failed = true;
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = ownConnections.getConnection()) {
             T result;
             if (connection.getAutoCommit()) {
                 result = statement.run(connection);
@@ -200,5 +234,12 @@ public final class JdbcConnections implements AutoCloseable {
     @Override
     public void close() {
         threads.shutdown();
+        if (ownConnections != dataSource && ownConnections instanceof AutoCloseable pool) {
+            try {
+                pool.close();
+            } catch (Exception ex) {
+                // closing: the pool's connections end with the process at the latest
+            }
+        }
     }
 }

@@ -38,7 +38,12 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** A store on the settings' database, with connections of its own; close them with {@link #close}. */
     public static JdbcRequestIdStore open(JdbcStore settings, StoreListener listener) {
         return new JdbcRequestIdStore(
-                new JdbcConnections(settings.dataSource(), settings.threads(), settings.queryTimeout(), listener),
+                new JdbcConnections(
+                        settings.dataSource(),
+                        settings.ownConnections(),
+                        settings.threads(),
+                        settings.queryTimeout(),
+                        listener),
                 settings.table());
     }
 
