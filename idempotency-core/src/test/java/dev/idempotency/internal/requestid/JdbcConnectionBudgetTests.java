@@ -2,14 +2,8 @@ package dev.idempotency.internal.requestid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idempotency.internal.Scheduling;
-import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.jdbc.JdbcStore;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.redis.RedisIdempotency;
-import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.testsupport.Race;
@@ -23,14 +17,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -47,44 +37,25 @@ class JdbcConnectionBudgetTests {
     private final DataSource database = Postgres.dataSource();
     private final DataSource pool = new Pool(database, 2);
     private final JdbcTemplate jdbc = new JdbcTemplate(pool);
-    private final Scheduling scheduling = new Scheduling();
-    private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
-    private final RedisKeys keys = new RedisKeys("jdbc-budget:" + UUID.randomUUID() + ":");
-    private JdbcRequestIdStore store;
-
-    @BeforeAll
-    void createSchema() {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(database);
-        new JdbcTemplate(database).execute("CREATE TABLE IF NOT EXISTS jdbc_budget_orders (id text)");
-        store = JdbcRequestIdStore.open(
-                JdbcStore.of(pool).withThreads(2).withOwnConnections(new Pool(database, 2)), StoreListener.NONE);
-    }
+    private final JdbcFixture records = new JdbcFixture(
+            JdbcStore.of(pool).withThreads(2).withOwnConnections(new Pool(database, 2)),
+            StoreListener.NONE,
+            Duration.ofSeconds(30),
+            "CREATE TABLE IF NOT EXISTS jdbc_budget_orders (id text)");
 
     @AfterAll
     void close() {
-        store.close();
-        renewer.close();
-        scheduling.close();
+        records.close();
     }
 
     @Test
     void eightCallersInTransactionsOnAPoolOfTwoAllSucceed() throws Exception {
-        RequestIdStrategy requestIds = new RequestIdStrategy(
-                store, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
-        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(pool);
-        transactionManager.addListener(RedisIdempotency.transactionListener());
-        TransactionTemplate transactions = new TransactionTemplate(transactionManager);
+        TransactionTemplate transactions = JdbcFixture.transactions(pool);
         String prefix = UUID.randomUUID().toString();
         Race.run(CALLERS, CALLERS, i -> {
             String key = prefix + i;
-            String result = transactions.execute(status -> requestIds.execute(
-                    new RequestIdCall(
-                            keys.requestId("", "orders", key),
-                            null,
-                            Duration.ofMinutes(5),
-                            Duration.ofSeconds(30),
-                            Duration.ZERO),
+            String result = transactions.execute(status -> records.requestIds.execute(
+                    records.call(key),
                     () -> {
                         jdbc.update("INSERT INTO jdbc_budget_orders (id) VALUES (?)", key);
                         return "order " + key;

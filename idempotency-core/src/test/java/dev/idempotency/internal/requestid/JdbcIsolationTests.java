@@ -3,33 +3,23 @@ package dev.idempotency.internal.requestid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idempotency.internal.Scheduling;
-import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.jdbc.JdbcStore;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Postgres;
 import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -43,41 +33,28 @@ import org.springframework.transaction.support.TransactionTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JdbcIsolationTests {
 
-    private static final Duration TTL = Duration.ofMinutes(5);
-    private static final Duration LEASE = Duration.ofMillis(600);
     private static final ResultCodec<String> TEXT = ResultCodec.utf8();
 
-    private final DataSource dataSource = Postgres.dataSource();
-    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
     private final AtomicInteger renewals = new AtomicInteger();
-    private final Scheduling scheduling = new Scheduling();
-    private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
-    private final RedisKeys keys = new RedisKeys("jdbc-isolation:" + UUID.randomUUID() + ":");
-    private JdbcRequestIdStore store;
-    private RequestIdStrategy requestIds;
-
-    @BeforeAll
-    void createSchema() {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
-        jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_isolation_orders (id text)");
-        store = JdbcRequestIdStore.open(JdbcStore.of(dataSource), new StoreListener() {
-            @Override
-            public void onCall(String kind, String operation, long nanos, boolean failed) {
-                if ("renew".equals(operation)) {
-                    renewals.incrementAndGet();
+    private final JdbcFixture records = new JdbcFixture(
+            JdbcStore.of(Postgres.dataSource()),
+            new StoreListener() {
+                @Override
+                public void onCall(String store, String kind, long nanos, boolean failed) {
+                    if ("renew".equals(kind)) {
+                        renewals.incrementAndGet();
+                    }
                 }
-            }
-        });
-        requestIds = new RequestIdStrategy(
-                store, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
-    }
+            },
+            Duration.ofMillis(600),
+            "CREATE TABLE IF NOT EXISTS jdbc_isolation_orders (id text)");
+    private final DataSource dataSource = records.database;
+    private final JdbcTemplate jdbc = records.jdbc;
+    private final RequestIdStrategy requestIds = records.requestIds;
 
     @AfterAll
     void close() {
-        store.close();
-        renewer.close();
-        scheduling.close();
+        records.close();
     }
 
     @ParameterizedTest
@@ -158,17 +135,13 @@ class JdbcIsolationTests {
     }
 
     private TransactionTemplate transactions(int isolation) {
-        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
-        transactionManager.addListener(RedisIdempotency.transactionListener());
-        TransactionTemplate template = new TransactionTemplate(transactionManager);
+        TransactionTemplate template = JdbcFixture.transactions(dataSource);
         template.setIsolationLevel(isolation);
         return template;
     }
 
     private String state(String key) {
-        List<String> states = jdbc.queryForList(
-                "SELECT state FROM idempotency_request WHERE record_key = ?", String.class, recordKey(key));
-        return states.isEmpty() ? "absent" : states.get(0);
+        return records.state(key);
     }
 
     private int orders(String key) {
@@ -176,10 +149,10 @@ class JdbcIsolationTests {
     }
 
     private String recordKey(String key) {
-        return keys.requestId("", "orders", key);
+        return records.recordKey(key);
     }
 
     private RequestIdCall call(String key) {
-        return new RequestIdCall(recordKey(key), null, TTL, LEASE, Duration.ZERO);
+        return records.call(key);
     }
 }

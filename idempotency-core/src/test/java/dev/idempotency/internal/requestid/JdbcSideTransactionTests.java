@@ -3,29 +3,16 @@ package dev.idempotency.internal.requestid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idempotency.internal.Scheduling;
-import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.jdbc.JdbcStore;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.requestid.UndecodableResults;
-import dev.idempotency.spi.StoreListener;
-import dev.idempotency.testsupport.Postgres;
-import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -39,44 +26,32 @@ import org.springframework.transaction.support.TransactionTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JdbcSideTransactionTests {
 
-    private static final Duration TTL = Duration.ofMinutes(5);
-    private static final Duration LEASE = Duration.ofSeconds(30);
     private static final ResultCodec<String> TEXT = ResultCodec.utf8();
 
-    private final DataSource dataSource = Postgres.dataSource();
+    private final JdbcFixture records = new JdbcFixture(
+            "CREATE TABLE IF NOT EXISTS jdbc_side_orders (id text,"
+                    + " CONSTRAINT jdbc_side_orders_unique UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)",
+            "CREATE TABLE IF NOT EXISTS jdbc_side_audit (id text)");
+    private final DataSource dataSource = records.database;
     /** Another database, as the transaction manager sees it: the same server behind another DataSource. */
     private final DataSource otherDatabase = new DelegatingDataSource(dataSource);
 
-    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    private final TransactionTemplate transactions = new TransactionTemplate(joined(dataSource));
-    private final TransactionTemplate requiresNew = new TransactionTemplate(joined(dataSource));
-    private final TransactionTemplate readOnly = new TransactionTemplate(joined(dataSource));
-    private final TransactionTemplate otherTransactions = new TransactionTemplate(joined(otherDatabase));
-    private final Scheduling scheduling = new Scheduling();
-    private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
-    private final RedisKeys keys = new RedisKeys("jdbc-side:" + UUID.randomUUID() + ":");
-    private JdbcRequestIdStore store;
-    private RequestIdStrategy requestIds;
+    private final JdbcTemplate jdbc = records.jdbc;
+    private final TransactionTemplate transactions = JdbcFixture.transactions(dataSource);
+    private final TransactionTemplate requiresNew = JdbcFixture.transactions(dataSource);
+    private final TransactionTemplate readOnly = JdbcFixture.transactions(dataSource);
+    private final TransactionTemplate otherTransactions = JdbcFixture.transactions(otherDatabase);
+    private final RequestIdStrategy requestIds = records.requestIds;
 
     @BeforeAll
-    void createSchema() {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
-        jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_side_orders (id text,"
-                + " CONSTRAINT jdbc_side_orders_unique UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)");
-        jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_side_audit (id text)");
+    void configure() {
         requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         readOnly.setReadOnly(true);
-        store = JdbcRequestIdStore.open(JdbcStore.of(dataSource), StoreListener.NONE);
-        requestIds = new RequestIdStrategy(
-                store, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
     }
 
     @AfterAll
     void close() {
-        store.close();
-        renewer.close();
-        scheduling.close();
+        records.close();
     }
 
     @Test
@@ -166,22 +141,10 @@ class JdbcSideTransactionTests {
     }
 
     private String state(String key) {
-        List<String> states = jdbc.queryForList(
-                "SELECT state FROM idempotency_request WHERE record_key = ?", String.class, recordKey(key));
-        return states.isEmpty() ? "absent" : states.get(0);
-    }
-
-    private String recordKey(String key) {
-        return keys.requestId("", "orders", key);
+        return records.state(key);
     }
 
     private RequestIdCall call(String key) {
-        return new RequestIdCall(recordKey(key), null, TTL, LEASE, Duration.ZERO);
-    }
-
-    private static DataSourceTransactionManager joined(DataSource dataSource) {
-        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
-        transactionManager.addListener(RedisIdempotency.transactionListener());
-        return transactionManager;
+        return records.call(key);
     }
 }

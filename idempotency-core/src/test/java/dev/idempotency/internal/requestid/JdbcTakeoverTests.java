@@ -4,31 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ClaimTakenOverException;
-import dev.idempotency.internal.Scheduling;
-import dev.idempotency.internal.lease.LeaseRenewer;
-import dev.idempotency.jdbc.JdbcStore;
-import dev.idempotency.key.RedisKeys;
-import dev.idempotency.redis.RedisIdempotency;
-import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
-import dev.idempotency.requestid.UndecodableResults;
-import dev.idempotency.spi.StoreListener;
-import dev.idempotency.testsupport.Postgres;
-import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -40,33 +25,14 @@ import org.springframework.transaction.support.TransactionTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JdbcTakeoverTests {
 
-    private static final Duration TTL = Duration.ofMinutes(5);
-    private static final Duration LEASE = Duration.ofSeconds(30);
-
-    private final DataSource dataSource = Postgres.dataSource();
-    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    private final TransactionTemplate transactions = new TransactionTemplate(joined(dataSource));
-    private final Scheduling scheduling = new Scheduling();
-    private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
-    private final RedisKeys keys = new RedisKeys("jdbc-takeover:" + UUID.randomUUID() + ":");
-    private JdbcRequestIdStore store;
-    private RequestIdStrategy requestIds;
-
-    @BeforeAll
-    void createSchema() {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
-        jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
-        store = JdbcRequestIdStore.open(JdbcStore.of(dataSource), StoreListener.NONE);
-        requestIds = new RequestIdStrategy(
-                store, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
-    }
+    private final JdbcFixture records =
+            new JdbcFixture("CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
+    private final JdbcTemplate jdbc = records.jdbc;
+    private final TransactionTemplate transactions = JdbcFixture.transactions(records.database);
 
     @AfterAll
     void close() {
-        store.close();
-        renewer.close();
-        scheduling.close();
+        records.close();
     }
 
     @Test
@@ -75,8 +41,8 @@ class JdbcTakeoverTests {
         CountDownLatch working = new CountDownLatch(1);
         CountDownLatch takenOver = new CountDownLatch(1);
         CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> transactions.execute(
-                status -> requestIds.execute(call(key), () -> pay(key, working, takenOver), ResultCodec.utf8())));
-        await(working);
+                status -> records.requestIds.execute(records.call(key), () -> pay(key, working, takenOver), ResultCodec.utf8())));
+        JdbcFixture.await(working);
         takeOver(key);
         takenOver.countDown();
 
@@ -96,9 +62,9 @@ class JdbcTakeoverTests {
         String key = UUID.randomUUID().toString();
         CountDownLatch working = new CountDownLatch(1);
         CountDownLatch takenOver = new CountDownLatch(1);
-        CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> requestIds.execute(
-                call(key), () -> transactions.execute(status -> pay(key, working, takenOver)), ResultCodec.utf8()));
-        await(working);
+        CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> records.requestIds.execute(
+                records.call(key), () -> transactions.execute(status -> pay(key, working, takenOver)), ResultCodec.utf8()));
+        JdbcFixture.await(working);
         takeOver(key);
         takenOver.countDown();
 
@@ -117,7 +83,7 @@ class JdbcTakeoverTests {
     private String pay(String key, CountDownLatch working, CountDownLatch takenOver) {
         jdbc.update("INSERT INTO jdbc_takeover_payments (id) VALUES (?)", key);
         working.countDown();
-        await(takenOver);
+        JdbcFixture.await(takenOver);
         return "paid";
     }
 
@@ -141,25 +107,6 @@ class JdbcTakeoverTests {
     }
 
     private String recordKey(String key) {
-        return keys.requestId("", "payments", key);
-    }
-
-    private RequestIdCall call(String key) {
-        return new RequestIdCall(recordKey(key), null, TTL, LEASE, Duration.ZERO);
-    }
-
-    private static DataSourceTransactionManager joined(DataSource dataSource) {
-        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
-        transactionManager.addListener(RedisIdempotency.transactionListener());
-        return transactionManager;
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
+        return records.recordKey(key);
     }
 }
