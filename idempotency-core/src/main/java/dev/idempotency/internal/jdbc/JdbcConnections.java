@@ -7,12 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.CannotAcquireLockException;
@@ -33,15 +28,11 @@ public final class JdbcConnections implements AutoCloseable {
     /** Suggested {@code Retry-After} when the database fails. */
     public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
 
-    /** Statements that may wait for a thread, per thread; more fail at once as store unavailable. */
-    private static final int QUEUE_PER_THREAD = 64;
-
     private final DataSource dataSource;
     private final DataSource ownConnections;
-    private final ExecutorService threads;
+    private final StatementLine line;
     private final StoreListener listener;
     private final int queryTimeoutSeconds;
-    private final long queueDeadlineNanos;
 
     /** Statements on {@code dataSource}'s own connections too; see the other constructor. */
     public JdbcConnections(DataSource dataSource, int threads, Duration queryTimeout, StoreListener listener) {
@@ -67,14 +58,7 @@ public final class JdbcConnections implements AutoCloseable {
         this.ownConnections = ownConnections;
         this.listener = listener;
         this.queryTimeoutSeconds = (int) Math.max(1, queryTimeout.toSeconds());
-        this.queueDeadlineNanos = queryTimeout.toNanos();
-        AtomicInteger count = new AtomicInteger();
-        this.threads = new ThreadPoolExecutor(
-                threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(threads * QUEUE_PER_THREAD), work -> {
-                    Thread thread = new Thread(work, "idempotency-jdbc-" + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
+        this.line = new StatementLine(threads, queryTimeout.toNanos());
     }
 
     /** The database. */
@@ -91,22 +75,18 @@ public final class JdbcConnections implements AutoCloseable {
     /** Runs {@code statement} on a connection of its own, committed when it returns, on the store's threads. */
     public <T> CompletableFuture<T> async(String kind, Statement<T> statement) {
         long queued = System.nanoTime();
-        try {
-            return CompletableFuture.supplyAsync(
-                    () -> {
-                        // A statement that waited out its deadline in line is not run late: its caller has its answer.
-                        if (System.nanoTime() - queued > queueDeadlineNanos) {
-                            listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - queued, true);
-                            throw unavailable(new RejectedExecutionException(
-                                    "waited longer than the query timeout for a store thread"));
-                        }
-                        return own(kind, statement);
-                    },
-                    threads);
-        } catch (RejectedExecutionException ex) {
-            return CompletableFuture.failedFuture(unavailable(new RejectedExecutionException(
-                    "the store's line of statements is full (" + ex.getMessage() + ")", ex)));
-        }
+        CompletableFuture<T> result = new CompletableFuture<>();
+        line.submit(kind, () -> own(kind, statement)).whenComplete((value, failure) -> {
+            if (failure instanceof RejectedExecutionException refused) {
+                listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - queued, true);
+                result.completeExceptionally(unavailable(refused));
+            } else if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(value);
+            }
+        });
+        return result;
     }
 
     /** Runs {@code statement} on this thread, on a connection of its own, committed when it returns. */
@@ -233,7 +213,7 @@ public final class JdbcConnections implements AutoCloseable {
 
     @Override
     public void close() {
-        threads.shutdown();
+        line.close();
         if (ownConnections != dataSource && ownConnections instanceof AutoCloseable pool) {
             try {
                 pool.close();
