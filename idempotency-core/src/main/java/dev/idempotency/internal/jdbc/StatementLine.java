@@ -33,8 +33,8 @@ final class StatementLine {
         this.capacity = threads * PER_THREAD;
         this.deadlineNanos = deadlineNanos;
         AtomicInteger count = new AtomicInteger();
-        this.threads = new ThreadPoolExecutor(
-                threads, threads, 60, TimeUnit.SECONDS, new PriorityBlockingQueue<>(), work -> {
+        this.threads =
+                new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new PriorityBlockingQueue<>(), work -> {
                     Thread thread = new Thread(work, "idempotency-jdbc-" + count.incrementAndGet());
                     thread.setDaemon(true);
                     return thread;
@@ -57,8 +57,8 @@ final class StatementLine {
         try {
             threads.execute(new Turn(FIRST.contains(kind) ? 0 : 1, arrivals.incrementAndGet(), () -> {
                 if (System.nanoTime() - queued > deadlineNanos) {
-                    result.completeExceptionally(new RejectedExecutionException(
-                            "waited longer than the query timeout for a store thread"));
+                    result.completeExceptionally(
+                            new RejectedExecutionException("waited longer than the query timeout for a store thread"));
                     return;
                 }
                 try {

@@ -3,6 +3,8 @@ package dev.idempotency.internal.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.testsupport.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -67,14 +69,21 @@ class StatementLineTests {
 
     @Test
     void aStatementWhoseDeadlinePassedInLineIsNotRun() throws Exception {
-        StatementLine line = new StatementLine(1, 0);
+        long deadline = TimeUnit.MILLISECONDS.toNanos(200);
+        StatementLine line = new StatementLine(1, deadline);
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
         try {
             line.submit("claim", () -> hold(running, release));
             assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            long submitted = System.nanoTime();
             CompletableFuture<Boolean> late = line.submit("claim", () -> ran.add("late"));
+            // The condition under test is the clock: the thread is released only once the deadline has passed.
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the queued statement's deadline to pass",
+                    () -> System.nanoTime() - submitted > deadline);
             release.countDown();
             assertThatThrownBy(() -> late.get(30, TimeUnit.SECONDS))
                     .hasCauseInstanceOf(RejectedExecutionException.class);

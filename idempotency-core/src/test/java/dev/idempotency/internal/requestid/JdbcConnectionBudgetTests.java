@@ -38,7 +38,7 @@ class JdbcConnectionBudgetTests {
     private final DataSource pool = new Pool(database, 2);
     private final JdbcTemplate jdbc = new JdbcTemplate(pool);
     private final JdbcFixture records = new JdbcFixture(
-            JdbcStore.of(pool).withThreads(2).withOwnConnections(new Pool(database, 2)),
+            ignored -> JdbcStore.of(pool).withThreads(2).withOwnConnections(new Pool(database, 2)),
             StoreListener.NONE,
             Duration.ofSeconds(30),
             "CREATE TABLE IF NOT EXISTS jdbc_budget_orders (id text)");

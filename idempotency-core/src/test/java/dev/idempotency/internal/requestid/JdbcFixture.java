@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -41,25 +42,26 @@ final class JdbcFixture implements AutoCloseable {
     private final Duration lease;
 
     /**
-     * @param settings the store's settings, usually {@code JdbcStore.of(database)}
+     * @param settings the store's settings on the fixture's database, usually {@code JdbcStore::of} (the records join
+     *     transactions on that very DataSource only)
      * @param listener what hears of the store's statements
      * @param lease the lease of the calls made with {@link #call}
      * @param tables statements that make the test's own tables
      */
-    JdbcFixture(JdbcStore settings, StoreListener listener, Duration lease, String... tables) {
+    JdbcFixture(Function<DataSource, JdbcStore> settings, StoreListener listener, Duration lease, String... tables) {
         new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
                 .execute(database);
         for (String table : tables) {
             jdbc.execute(table);
         }
         this.lease = lease;
-        this.store = JdbcRequestIdStore.open(settings, listener);
+        this.store = JdbcRequestIdStore.open(settings.apply(database), listener);
         this.requestIds = new RequestIdStrategy(
                 store, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
     }
 
     JdbcFixture(String... tables) {
-        this(JdbcStore.of(Postgres.dataSource()), StoreListener.NONE, Duration.ofSeconds(30), tables);
+        this(JdbcStore::of, StoreListener.NONE, Duration.ofSeconds(30), tables);
     }
 
     String recordKey(String key) {

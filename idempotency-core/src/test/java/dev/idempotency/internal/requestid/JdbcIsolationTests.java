@@ -8,7 +8,6 @@ import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
-import dev.idempotency.testsupport.Postgres;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,7 +36,7 @@ class JdbcIsolationTests {
 
     private final AtomicInteger renewals = new AtomicInteger();
     private final JdbcFixture records = new JdbcFixture(
-            JdbcStore.of(Postgres.dataSource()),
+            JdbcStore::of,
             new StoreListener() {
                 @Override
                 public void onCall(String store, String kind, long nanos, boolean failed) {

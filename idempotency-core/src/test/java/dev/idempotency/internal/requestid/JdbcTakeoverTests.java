@@ -25,8 +25,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JdbcTakeoverTests {
 
-    private final JdbcFixture records =
-            new JdbcFixture("CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
+    private final JdbcFixture records = new JdbcFixture("CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
     private final JdbcTemplate jdbc = records.jdbc;
     private final TransactionTemplate transactions = JdbcFixture.transactions(records.database);
 
@@ -40,8 +39,8 @@ class JdbcTakeoverTests {
         String key = UUID.randomUUID().toString();
         CountDownLatch working = new CountDownLatch(1);
         CountDownLatch takenOver = new CountDownLatch(1);
-        CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> transactions.execute(
-                status -> records.requestIds.execute(records.call(key), () -> pay(key, working, takenOver), ResultCodec.utf8())));
+        CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> transactions.execute(status ->
+                records.requestIds.execute(records.call(key), () -> pay(key, working, takenOver), ResultCodec.utf8())));
         JdbcFixture.await(working);
         takeOver(key);
         takenOver.countDown();
@@ -63,7 +62,9 @@ class JdbcTakeoverTests {
         CountDownLatch working = new CountDownLatch(1);
         CountDownLatch takenOver = new CountDownLatch(1);
         CompletableFuture<String> caller = CompletableFuture.supplyAsync(() -> records.requestIds.execute(
-                records.call(key), () -> transactions.execute(status -> pay(key, working, takenOver)), ResultCodec.utf8()));
+                records.call(key),
+                () -> transactions.execute(status -> pay(key, working, takenOver)),
+                ResultCodec.utf8()));
         JdbcFixture.await(working);
         takeOver(key);
         takenOver.countDown();
