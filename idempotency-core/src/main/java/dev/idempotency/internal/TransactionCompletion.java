@@ -55,6 +55,11 @@ final class TransactionCompletion {
                     if (!completedInside) {
                         Futures.join(StrategyRunner.succeed(permit, codec, result));
                     }
+                } else if (permit instanceof TransactionalPermit transactional && transactional.isWorkCommitted()) {
+                    // The work's own transaction committed inside the call (a database transaction under a Kafka
+                    // one): its writes are kept, so the result still in memory is stored for the retry to replay.
+                    log.debug("The transaction around an idempotent call did not commit, but its work's did; stored");
+                    Futures.join(StrategyRunner.succeed(permit, codec, result));
                 } else {
                     log.debug("The transaction around an idempotent call did not commit; its protection is released");
                     Futures.join(permit.fail());

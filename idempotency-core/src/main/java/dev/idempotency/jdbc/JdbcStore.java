@@ -19,9 +19,18 @@ import org.springframework.util.Assert;
  * @param queryTimeout the longest one statement may take before its call fails as store unavailable
  * @param purgeInterval how often records whose time is up are deleted, on the store's threads; zero for never (purge
  *     them yourself with {@link dev.idempotency.redis.RedisIdempotency#purgeExpiredRecords})
+ * @param ownConnections where the store's own statements (claims, renewals, settlements, purges) get their
+ *     connections: {@code dataSource} itself (shared), or a small pool of the store's own on the same database, so
+ *     that callers' transactions holding every connection of the application's pool cannot starve the claims they
+ *     wait for; closed with the store when it is not {@code dataSource}
  */
 public record JdbcStore(
-        DataSource dataSource, String table, int threads, Duration queryTimeout, Duration purgeInterval) {
+        DataSource dataSource,
+        String table,
+        int threads,
+        Duration queryTimeout,
+        Duration purgeInterval,
+        DataSource ownConnections) {
 
     /** The table the shipped schema creates. */
     public static final String DEFAULT_TABLE = "idempotency_request";
@@ -33,6 +42,7 @@ public record JdbcStore(
 
     public JdbcStore {
         Assert.notNull(dataSource, "dataSource must not be null");
+        Assert.notNull(ownConnections, "ownConnections must not be null");
         Assert.isTrue(
                 isValidTable(table),
                 () -> "'" + table + "' is not a table name (letters, digits and '_', optionally schema.table)");
@@ -40,6 +50,16 @@ public record JdbcStore(
         Assert.isTrue(
                 queryTimeout != null && queryTimeout.toSeconds() >= 1, "queryTimeout must be at least one second");
         Assert.isTrue(purgeInterval != null && !purgeInterval.isNegative(), "purgeInterval must not be negative");
+    }
+
+    /** These settings, the store's own statements sharing {@code dataSource}'s connections. */
+    public JdbcStore(DataSource dataSource, String table, int threads, Duration queryTimeout, Duration purgeInterval) {
+        this(dataSource, table, threads, queryTimeout, purgeInterval, dataSource);
+    }
+
+    /** Whether the store's own statements share the connections of the application's {@code dataSource}. */
+    public boolean sharesConnections() {
+        return ownConnections == dataSource;
     }
 
     /** Whether {@code table} is a table name this store accepts: letters, digits and '_', optionally schema.table. */
@@ -57,21 +77,29 @@ public record JdbcStore(
 
     /** These settings with another table. */
     public JdbcStore withTable(String table) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval, ownConnections);
     }
 
     /** These settings with another number of threads. */
     public JdbcStore withThreads(int threads) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval, ownConnections);
     }
 
     /** These settings with another query timeout. */
     public JdbcStore withQueryTimeout(Duration queryTimeout) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval, ownConnections);
     }
 
     /** These settings with another purge interval (zero: never). */
     public JdbcStore withPurgeInterval(Duration purgeInterval) {
-        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval);
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval, ownConnections);
+    }
+
+    /**
+     * These settings with the store's own statements on {@code ownConnections}, a small pool on the same database as
+     * {@code dataSource} (at least {@code threads} connections), closed with the store.
+     */
+    public JdbcStore withOwnConnections(DataSource ownConnections) {
+        return new JdbcStore(dataSource, table, threads, queryTimeout, purgeInterval, ownConnections);
     }
 }

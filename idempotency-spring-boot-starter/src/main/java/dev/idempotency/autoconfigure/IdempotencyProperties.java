@@ -231,6 +231,22 @@ public class IdempotencyProperties implements InitializingBean {
         /** How often records whose time is up are deleted; 0 for never (purge them yourself). */
         private Duration purgeInterval = Duration.ofMinutes(5);
 
+        /**
+         * Where the store's own statements (claims, renewals, settlements, purges) get connections: auto (a small pool
+         * of the store's own, derived from the application's DataSource when that is a connection pool, else shared),
+         * own (always derived; startup fails when it cannot be), or shared (the application's pool, which callers'
+         * transactions can exhaust).
+         */
+        private Pool pool = Pool.AUTO;
+
+        public Pool getPool() {
+            return pool;
+        }
+
+        public void setPool(Pool pool) {
+            this.pool = pool;
+        }
+
         public String getTable() {
             return table;
         }
@@ -262,6 +278,16 @@ public class IdempotencyProperties implements InitializingBean {
         public void setPurgeInterval(Duration purgeInterval) {
             this.purgeInterval = purgeInterval;
         }
+    }
+
+    /** Where the JDBC store's own statements get their connections. */
+    public enum Pool {
+        /** A pool of the store's own when one can be derived from a pooled DataSource, else shared. */
+        AUTO,
+        /** A pool of the store's own, derived from the application's DataSource, sized to the store's threads. */
+        OWN,
+        /** The application's own pool. */
+        SHARED
     }
 
     /** What anonymous callers get when keys are per user. */

@@ -49,7 +49,13 @@ final class JdbcRecordStore {
                     "needs exactly one DataSource bean (spring.datasource.url with spring-boot-starter-jdbc, or your"
                             + " own); found " + dataSources.stream().count());
         }
-        return new JdbcStore(
-                dataSource, jdbc.getTable(), jdbc.getThreads(), jdbc.getQueryTimeout(), jdbc.getPurgeInterval());
+        return JdbcStorePool.apply(
+                new JdbcStore(
+                        dataSource,
+                        jdbc.getTable(),
+                        jdbc.getThreads(),
+                        jdbc.getQueryTimeout(),
+                        jdbc.getPurgeInterval()),
+                jdbc.getPool());
     }
 }

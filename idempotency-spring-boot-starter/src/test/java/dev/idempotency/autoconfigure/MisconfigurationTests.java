@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.operation.InvalidIdempotentMethodException;
+import dev.idempotency.stacks.ContractApplication;
 import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
+import java.sql.Connection;
+import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -15,6 +18,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.jdbc.datasource.AbstractDataSource;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -190,6 +194,27 @@ class MisconfigurationTests {
     }
 
     @Test
+    void aPoolOfTheJdbcStoresOwnThatCannotBeDerivedNamesTheFix() {
+        runner.withPropertyValues("idempotency.store=jdbc", "idempotency.jdbc.pool=own")
+                .withBean(DataSource.class, () -> new OpaqueDataSource(Postgres.dataSource()))
+                .withBean(Valid.class)
+                .run(context -> assertThat(context)
+                        .hasFailed()
+                        .getFailure()
+                        .rootCause()
+                        .hasMessageContaining("idempotency.jdbc.pool")
+                        .hasMessageContaining("set idempotency.jdbc.pool=shared"));
+    }
+
+    @Test
+    void aPoolOfTheJdbcStoresOwnIsDerivedFromTheApplicationsDataSource() {
+        runner.withPropertyValues("idempotency.store=jdbc", "idempotency.jdbc.pool=own")
+                .withBean(DataSource.class, ContractApplication.JdbcRecords::postgres)
+                .withBean(Valid.class)
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void aJdbcTableNameThatIsNotOne() {
         runner.withPropertyValues("idempotency.store=jdbc", "idempotency.jdbc.table=records; DROP TABLE orders")
                 .run(context -> assertThat(context)
@@ -267,5 +292,25 @@ class MisconfigurationTests {
             }
             assertThat(failure).hasMessageContainingAll(messageParts);
         });
+    }
+
+    /** A DataSource that tells nothing of its URL or credentials: no pool can be derived from it. */
+    static final class OpaqueDataSource extends AbstractDataSource {
+
+        private final DataSource target;
+
+        OpaqueDataSource(DataSource target) {
+            this.target = target;
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return target.getConnection();
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            return getConnection();
+        }
     }
 }

@@ -98,6 +98,7 @@ public class TransactionApplication {
         private final JdbcTemplate jdbc;
         private final Map<String, Integer> runs = new ConcurrentHashMap<>();
         private final Set<String> failingCommits = ConcurrentHashMap.newKeySet();
+        private final Map<String, Runnable> pauses = new ConcurrentHashMap<>();
 
         public Orders(JdbcTemplate jdbc) {
             this.jdbc = jdbc;
@@ -125,6 +126,10 @@ public class TransactionApplication {
         private int insert(String id) {
             int run = runs.merge(id, 1, Integer::sum);
             jdbc.update("INSERT INTO orders VALUES (?, ?)", id, run);
+            Runnable pause = pauses.remove(id);
+            if (pause != null) {
+                pause.run();
+            }
             if (failingCommits.remove(id)) {
                 jdbc.update("INSERT INTO entries VALUES (?)", id);
                 jdbc.update("INSERT INTO entries VALUES (?)", id);
@@ -135,6 +140,11 @@ public class TransactionApplication {
         /** Makes the commit of the next transaction that places {@code id} fail (a deferred constraint). */
         public void failCommitOf(String id) {
             failingCommits.add(id);
+        }
+
+        /** Runs {@code pause} in the next run for {@code id}, after its order row was written, before its commit. */
+        public void pauseAfterInsert(String id, Runnable pause) {
+            pauses.put(id, pause);
         }
 
         public int runs(String id) {

@@ -3,13 +3,22 @@ package dev.idempotency.transactions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.spi.Futures;
+import dev.idempotency.stacks.ContractApplication;
 import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.transactions.TransactionApplication.Setup;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -17,6 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionException;
 
 /**
@@ -105,6 +115,80 @@ class TransactionTests {
         checkout.note(token, false);
         assertThatThrownBy(() -> checkout.note(token, false)).isInstanceOf(TokenAlreadyUsedException.class);
         assertThat(orders.notes(token)).isEqualTo(1);
+    }
+
+    /**
+     * Another instance takes the claim over while the work waits before its commit (the test's own UPDATE, as that
+     * instance's takeover after a pause longer than the lease): the commit fails with {@link ClaimTakenOverException}
+     * and the order row written in the same transaction never commits. With the advisor inside the transaction, the
+     * transaction began outside the call; with it outside, inside the call; {@code checkout} opens one around it.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = Setup.class,
+            names = {"INSIDE_ON_JDBC_STORE", "OUTSIDE_ON_JDBC_STORE"})
+    void aClaimTakenOverBeforeTheCommitRollsTheWorkBack(Setup setup) throws Exception {
+        TransactionApplication.Checkout checkout = apps.get(setup).getBean(TransactionApplication.Checkout.class);
+        TransactionApplication.Orders orders = orders(setup);
+        String records = apps.get(setup).getEnvironment().getRequiredProperty("idempotency.key-prefix");
+        String placed = UUID.randomUUID().toString();
+        assertThatThrownBy(() -> whileTakenOver(orders, records, placed, () -> orders.place(placed)))
+                .isInstanceOf(ClaimTakenOverException.class);
+        String checkedOut = UUID.randomUUID().toString();
+        assertThatThrownBy(
+                        () -> whileTakenOver(orders, records, checkedOut, () -> checkout.checkout(checkedOut, false)))
+                .isInstanceOf(ClaimTakenOverException.class);
+        assertThat(orders.rows(placed))
+                .as("DEFECT if 1: the late commit went through")
+                .isZero();
+        assertThat(orders.rows(checkedOut))
+                .as("DEFECT if 1: the late commit of the caller's transaction went through")
+                .isZero();
+    }
+
+    /**
+     * Runs {@code call} on another thread and takes its claims (the app's running claims, under {@code records}) over
+     * while it waits after its insert; what it returns, or its failure.
+     */
+    private static int whileTakenOver(
+            TransactionApplication.Orders orders, String records, String id, Callable<Integer> call) throws Throwable {
+        CountDownLatch working = new CountDownLatch(1);
+        CountDownLatch takenOver = new CountDownLatch(1);
+        orders.pauseAfterInsert(id, () -> {
+            working.countDown();
+            await(takenOver);
+        });
+        CompletableFuture<Integer> running = CompletableFuture.supplyAsync(() -> {
+            try {
+                return call.call();
+            } catch (Exception ex) {
+                throw new CompletionException(ex);
+            }
+        });
+        await(working);
+        assertThat(new JdbcTemplate(ContractApplication.JdbcRecords.postgres())
+                        .update(
+                                "UPDATE idempotency_request SET owner = 'another-instance', expires_at ="
+                                        + " clock_timestamp() + INTERVAL '1 hour' WHERE state = 'P' AND record_key"
+                                        + " LIKE ?",
+                                records + "%request-id:%"))
+                .as("the running claims taken over")
+                .isPositive();
+        takenOver.countDown();
+        try {
+            return running.get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException ex) {
+            throw Futures.unwrap(ex);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
     }
 
     private TransactionApplication.Orders orders(Setup setup) {

@@ -7,15 +7,14 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * How the JDBC stores reach the database. A record's own writes (claim, renew, release, purge) run on a connection of
@@ -30,25 +29,36 @@ public final class JdbcConnections implements AutoCloseable {
     public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
 
     private final DataSource dataSource;
-    private final ExecutorService threads;
+    private final DataSource ownConnections;
+    private final StatementLine line;
     private final StoreListener listener;
     private final int queryTimeoutSeconds;
 
-    /**
-     * @param threads how many statements run at once; more wait in line (keep it at most the pool's size)
-     * @param queryTimeout the longest a statement may take before the call fails as store unavailable
-     */
+    /** Statements on {@code dataSource}'s own connections too; see the other constructor. */
     public JdbcConnections(DataSource dataSource, int threads, Duration queryTimeout, StoreListener listener) {
+        this(dataSource, dataSource, threads, queryTimeout, listener);
+    }
+
+    /**
+     * @param dataSource the application's database, whose transactions the store joins
+     * @param ownConnections where the store's own statements get connections: {@code dataSource}, or a pool of the
+     *     store's own on the same database (closed with this)
+     * @param threads how many statements run at once; more wait in a bounded line, each at most {@code queryTimeout}
+     *     (keep it at most the size of the pool they use)
+     * @param queryTimeout the longest a statement may take, or wait for a thread, before its call fails as store
+     *     unavailable
+     */
+    public JdbcConnections(
+            DataSource dataSource,
+            DataSource ownConnections,
+            int threads,
+            Duration queryTimeout,
+            StoreListener listener) {
         this.dataSource = dataSource;
+        this.ownConnections = ownConnections;
         this.listener = listener;
         this.queryTimeoutSeconds = (int) Math.max(1, queryTimeout.toSeconds());
-        AtomicInteger count = new AtomicInteger();
-        this.threads =
-                new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), work -> {
-                    Thread thread = new Thread(work, "idempotency-jdbc-" + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
+        this.line = new StatementLine(threads, queryTimeout.toNanos());
     }
 
     /** The database. */
@@ -64,18 +74,26 @@ public final class JdbcConnections implements AutoCloseable {
 
     /** Runs {@code statement} on a connection of its own, committed when it returns, on the store's threads. */
     public <T> CompletableFuture<T> async(String kind, Statement<T> statement) {
-        try {
-            return CompletableFuture.supplyAsync(() -> own(kind, statement), threads);
-        } catch (RejectedExecutionException ex) {
-            return CompletableFuture.failedFuture(unavailable(ex));
-        }
+        long queued = System.nanoTime();
+        CompletableFuture<T> result = new CompletableFuture<>();
+        line.submit(kind, () -> own(kind, statement)).whenComplete((value, failure) -> {
+            if (failure instanceof RejectedExecutionException refused) {
+                listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - queued, true);
+                result.completeExceptionally(unavailable(refused));
+            } else if (failure != null) {
+                result.completeExceptionally(failure);
+            } else {
+                result.complete(value);
+            }
+        });
+        return result;
     }
 
     /** Runs {@code statement} on this thread, on a connection of its own, committed when it returns. */
     public <T> T own(String kind, Statement<T> statement) {
         long start = System.nanoTime();
         boolean failed = true;
-        try (Connection connection = dataSource.getConnection()) {
+        try (Connection connection = ownConnections.getConnection()) {
             T result;
             if (connection.getAutoCommit()) {
                 result = statement.run(connection);
@@ -97,6 +115,42 @@ public final class JdbcConnections implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a transaction on the store's database is bound to this thread: an actual transaction whose connection
+     * does not commit each statement. A connection that {@code JdbcTemplate} bound only for synchronization (under a
+     * Kafka transaction, say) runs in autocommit and is no transaction to join.
+     */
+    public boolean inCurrentTransaction() {
+        try {
+            Connection connection = transactionConnection();
+            return connection != null && !connection.getAutoCommit();
+        } catch (SQLException ex) {
+            return false; // a connection that cannot say is not one to write the record on
+        }
+    }
+
+    /**
+     * Whether the transaction bound to this thread reads from one snapshot (REPEATABLE READ or SERIALIZABLE): it then
+     * fails to write a row that another transaction changed after its snapshot, such as a lease renewal.
+     */
+    public boolean inSnapshotTransaction() {
+        try {
+            Connection connection = transactionConnection();
+            return connection != null
+                    && !connection.getAutoCommit()
+                    && connection.getTransactionIsolation() >= Connection.TRANSACTION_REPEATABLE_READ;
+        } catch (SQLException ex) {
+            return false;
+        }
+    }
+
+    private @Nullable Connection transactionConnection() {
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                        && TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder
+                ? holder.getConnection()
+                : null;
+    }
+
     /** Runs {@code statement} on this thread, in the transaction bound to it (committed or rolled back with it). */
     public <T> T inTransaction(String kind, Statement<T> statement) {
         long start = System.nanoTime();
@@ -107,7 +161,7 @@ public final class JdbcConnections implements AutoCloseable {
             failed = false;
             return result;
         } catch (SQLException ex) {
-            throw unavailable(ex);
+            throw failureInTransaction(ex);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
             listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
@@ -137,6 +191,21 @@ public final class JdbcConnections implements AutoCloseable {
         }
     }
 
+    /**
+     * A serialization failure or deadlock of the caller's transaction is the caller's to retry, as Spring's retry
+     * support knows it ({@link org.springframework.dao.ConcurrencyFailureException}); anything else is the store's.
+     */
+    private static RuntimeException failureInTransaction(SQLException cause) {
+        if ("40001".equals(cause.getSQLState())) {
+            return new PessimisticLockingFailureException(
+                    "The transaction could not be serialized with a concurrent one: " + cause.getMessage(), cause);
+        }
+        if ("40P01".equals(cause.getSQLState())) {
+            return new CannotAcquireLockException("The transaction lost a deadlock: " + cause.getMessage(), cause);
+        }
+        return unavailable(cause);
+    }
+
     private static IdempotencyStoreUnavailableException unavailable(Exception cause) {
         return new IdempotencyStoreUnavailableException(
                 "The database is unavailable: " + cause.getMessage(), STORE_RETRY_AFTER, cause);
@@ -144,6 +213,13 @@ public final class JdbcConnections implements AutoCloseable {
 
     @Override
     public void close() {
-        threads.shutdown();
+        line.close();
+        if (ownConnections != dataSource && ownConnections instanceof AutoCloseable pool) {
+            try {
+                pool.close();
+            } catch (Exception ex) {
+                // closing: the pool's connections end with the process at the latest
+            }
+        }
     }
 }

@@ -1,8 +1,8 @@
 package dev.idempotency.internal.requestid;
 
 import dev.idempotency.CheckedSupplier;
+import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.IdempotencyContext;
-import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.Strategy;
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.TransactionJoin;
@@ -44,6 +44,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     private final long maxResultSize;
     private final StoreListener listener;
     private volatile boolean inTransaction;
+    private volatile boolean workCommitted;
 
     ClaimPermit(
             RequestIdStore store,
@@ -113,11 +114,33 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     @Override
     public void markCommitted() {
         if (!Futures.join(store.markCommittedInTransaction(claim, ttl))) {
-            throw new IdempotencyStoreUnavailableException(
-                    "The claim of this call was taken over before its transaction committed (its lease ran out); the"
-                            + " transaction is rolled back so that the work is not done twice",
-                    RETRY_AFTER);
+            throw takenOver();
         }
+    }
+
+    /** Fails the commit of the work's transaction: another execution owns the key now and may be doing the work. */
+    private ClaimTakenOverException takenOver() {
+        return new ClaimTakenOverException(
+                "The claim of " + claim.recordKey() + " was taken over before its transaction committed (its lease"
+                        + " ran out); the transaction is rolled back so that the work is not done twice",
+                RETRY_AFTER);
+    }
+
+    @Override
+    public void workTransactionBegan() {
+        if (store.currentTransactionKeepsSnapshot()) {
+            renewer.end(held);
+        }
+    }
+
+    @Override
+    public void workCommitted() {
+        workCommitted = true;
+    }
+
+    @Override
+    public boolean isWorkCommitted() {
+        return workCommitted;
     }
 
     @Override
@@ -134,7 +157,8 @@ final class ClaimPermit implements Permit, TransactionalPermit {
             renewer.end(held);
             return store.completeInTransaction(claim, result, ttl).thenAccept(stored -> {
                 if (!stored) {
-                    log.warn("Claim {} passed to another execution before its result was stored", claim.recordKey());
+                    // The completion fails the commit: the work's writes must not commit beside another owner's.
+                    throw takenOver();
                 }
             });
         }

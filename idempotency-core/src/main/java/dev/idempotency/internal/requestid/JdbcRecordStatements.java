@@ -45,7 +45,15 @@ final class JdbcRecordStatements {
     /** Removes a record, whatever it holds: record key. */
     final String delete;
 
-    /** Removes up to a batch of records whose time is up: batch size. */
+    /** The database's time now: the cutoff of a purge, read once for all its batches. */
+    final String now;
+
+    /**
+     * Removes up to a batch of records whose time was up at the cutoff: cutoff, batch size, cutoff. A row locked by
+     * another transaction (being taken over, completed or marked committed) is skipped, and the expiry is checked again
+     * on the row deleted, so a row made live meanwhile is never deleted. The cutoff is a parameter, not the volatile
+     * {@code clock_timestamp()}, so that the index on {@code expires_at} serves the selection.
+     */
     final String purge;
 
     /** Reads no row, but every column: fails when the table is missing or differs. */
@@ -75,8 +83,9 @@ final class JdbcRecordStatements {
                 + " WHERE record_key = ? AND state = 'D' AND owner = ?";
         this.discard = "DELETE FROM " + table + " WHERE record_key = ? AND state = 'C' AND result = ?";
         this.delete = "DELETE FROM " + table + " WHERE record_key = ?";
+        this.now = "SELECT " + NOW;
         this.purge = "DELETE FROM " + table + " WHERE record_key IN (SELECT record_key FROM " + table
-                + " WHERE expires_at <= " + NOW + " LIMIT ?)";
+                + " WHERE expires_at <= ? LIMIT ? FOR UPDATE SKIP LOCKED) AND expires_at <= ?";
         this.probe = "SELECT record_key, state, owner, fingerprint, result, expires_at, lease_until FROM " + table
                 + " WHERE 1 = 0";
     }

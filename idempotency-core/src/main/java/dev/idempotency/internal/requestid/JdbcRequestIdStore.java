@@ -11,13 +11,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * {@code REQUEST_ID} records in a table of the application's database (PostgreSQL; the schema ships as
@@ -39,7 +39,12 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** A store on the settings' database, with connections of its own; close them with {@link #close}. */
     public static JdbcRequestIdStore open(JdbcStore settings, StoreListener listener) {
         return new JdbcRequestIdStore(
-                new JdbcConnections(settings.dataSource(), settings.threads(), settings.queryTimeout(), listener),
+                new JdbcConnections(
+                        settings.dataSource(),
+                        settings.ownConnections(),
+                        settings.threads(),
+                        settings.queryTimeout(),
+                        listener),
                 settings.table());
     }
 
@@ -118,8 +123,12 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
     @Override
     public boolean joinsCurrentTransaction() {
-        return TransactionSynchronizationManager.isActualTransactionActive()
-                && TransactionSynchronizationManager.hasResource(connections.dataSource());
+        return connections.inCurrentTransaction();
+    }
+
+    @Override
+    public boolean currentTransactionKeepsSnapshot() {
+        return connections.inSnapshotTransaction();
     }
 
     @Override
@@ -228,10 +237,16 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     }
 
     private int purgeExpired(Connection connection, int batch) throws SQLException {
+        OffsetDateTime cutoff;
+        try (PreparedStatement statement = connections.prepare(connection, sql.now);
+                ResultSet row = statement.executeQuery()) {
+            row.next();
+            cutoff = row.getObject(1, OffsetDateTime.class);
+        }
         int total = 0;
         int deleted;
         do {
-            deleted = connections.update(connection, sql.purge, batch);
+            deleted = connections.update(connection, sql.purge, cutoff, batch, cutoff);
             total += deleted;
         } while (deleted == batch);
         return total;

@@ -47,6 +47,14 @@ public interface RequestIdStore {
     }
 
     /**
+     * Whether the transaction bound to this thread (one this store joins) reads from one snapshot, so that a lease
+     * renewal of the claim's row would make its write of that row fail.
+     */
+    default boolean currentTransactionKeepsSnapshot() {
+        return false;
+    }
+
+    /**
      * Marks the claim committed inside the transaction bound to this thread: from that commit on, the work is never run
      * again for its key. {@code false} when the claim is no longer this owner's. Only when
      * {@link #joinsCurrentTransaction}.

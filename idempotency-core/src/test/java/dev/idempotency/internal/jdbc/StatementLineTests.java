@@ -1,0 +1,105 @@
+package dev.idempotency.internal.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.testsupport.Await;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The line of statements of the JDBC stores: statements that keep running work safe go first, the line is bounded, and
+ * a statement whose deadline passed in line is not run. Deterministic: one thread, held by a statement that waits on a
+ * latch while the others queue.
+ */
+class StatementLineTests {
+
+    private static final long MINUTE = TimeUnit.MINUTES.toNanos(1);
+
+    @Test
+    void renewalsAndSettlementsGoBeforeNewClaims() throws Exception {
+        StatementLine line = new StatementLine(1, MINUTE);
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            CompletableFuture<String> holder = line.submit("claim", () -> hold(running, release));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            List<CompletableFuture<Boolean>> queued = new ArrayList<>();
+            for (String kind : List.of("claim", "renew", "purge", "complete", "release", "claim")) {
+                int place = queued.size();
+                queued.add(line.submit(kind, () -> ran.add(kind + place)));
+            }
+            release.countDown();
+            holder.get(30, TimeUnit.SECONDS);
+            CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+            assertThat(ran).containsExactly("renew1", "complete3", "release4", "claim0", "purge2", "claim5");
+        } finally {
+            line.close();
+        }
+    }
+
+    @Test
+    void aFullLineRefusesAtOnce() throws Exception {
+        StatementLine line = new StatementLine(1, MINUTE);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            line.submit("claim", () -> hold(running, release));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            for (int i = 0; i < 64; i++) {
+                line.submit("claim", () -> "waited");
+            }
+            assertThatThrownBy(() -> line.submit("claim", () -> "one too many").get(30, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(RejectedExecutionException.class);
+        } finally {
+            release.countDown();
+            line.close();
+        }
+    }
+
+    @Test
+    void aStatementWhoseDeadlinePassedInLineIsNotRun() throws Exception {
+        long deadline = TimeUnit.MILLISECONDS.toNanos(200);
+        StatementLine line = new StatementLine(1, deadline);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        try {
+            line.submit("claim", () -> hold(running, release));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            long submitted = System.nanoTime();
+            CompletableFuture<Boolean> late = line.submit("claim", () -> ran.add("late"));
+            // The condition under test is the clock: the thread is released only once the deadline has passed.
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the queued statement's deadline to pass",
+                    () -> System.nanoTime() - submitted > deadline);
+            release.countDown();
+            assertThatThrownBy(() -> late.get(30, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(RejectedExecutionException.class);
+            assertThat(ran).isEmpty();
+        } finally {
+            line.close();
+        }
+    }
+
+    private static String hold(CountDownLatch running, CountDownLatch release) {
+        running.countDown();
+        try {
+            assertThat(release.await(30, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        return "held";
+    }
+}

@@ -1,0 +1,157 @@
+package dev.idempotency.internal.requestid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idempotency.jdbc.JdbcStore;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.StoreListener;
+import dev.idempotency.testsupport.Await;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The work's transaction may run at any isolation level. Under REPEATABLE READ and SERIALIZABLE a write of a row that
+ * another transaction changed after the snapshot fails (40001), so the lease of the claim's row is not renewed while
+ * such a transaction carries the work; the test keeps the transaction open until a renewal was made or the lease ran
+ * out. A serialization failure that remains (the caller read before the claim existed) reaches the caller as Spring's
+ * {@link ConcurrencyFailureException}, which retry support recognises, not as the store being unavailable.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class JdbcIsolationTests {
+
+    private static final ResultCodec<String> TEXT = ResultCodec.utf8();
+
+    private final AtomicInteger renewals = new AtomicInteger();
+    private final JdbcFixture records = new JdbcFixture(
+            JdbcStore::of,
+            new StoreListener() {
+                @Override
+                public void onCall(String store, String kind, long nanos, boolean failed) {
+                    if ("renew".equals(kind)) {
+                        renewals.incrementAndGet();
+                    }
+                }
+            },
+            Duration.ofMillis(600),
+            "CREATE TABLE IF NOT EXISTS jdbc_isolation_orders (id text)");
+    private final DataSource dataSource = records.database;
+    private final JdbcTemplate jdbc = records.jdbc;
+    private final RequestIdStrategy requestIds = records.requestIds;
+
+    @AfterAll
+    void close() {
+        records.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            ints = {
+                TransactionDefinition.ISOLATION_READ_COMMITTED,
+                TransactionDefinition.ISOLATION_REPEATABLE_READ,
+                TransactionDefinition.ISOLATION_SERIALIZABLE
+            })
+    void aTransactionBegunInsideTheCallCommitsWithItsMark(int isolation) {
+        String key = UUID.randomUUID().toString();
+        TransactionTemplate transaction = transactions(isolation);
+        String result = requestIds.execute(call(key), () -> transaction.execute(status -> orderAndOutlast(key)), TEXT);
+        assertThat(result).isEqualTo("order " + key);
+        assertThat(state(key)).isEqualTo("C");
+        assertThat(orders(key)).isEqualTo(1);
+        assertThat(requestIds.execute(call(key), () -> "run again", TEXT)).isEqualTo("order " + key);
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            ints = {
+                TransactionDefinition.ISOLATION_READ_COMMITTED,
+                TransactionDefinition.ISOLATION_REPEATABLE_READ,
+                TransactionDefinition.ISOLATION_SERIALIZABLE
+            })
+    void aTransactionAroundTheCallCommitsWithItsCompletion(int isolation) {
+        String key = UUID.randomUUID().toString();
+        String result = transactions(isolation)
+                .execute(status -> requestIds.execute(call(key), () -> orderAndOutlast(key), TEXT));
+        assertThat(result).isEqualTo("order " + key);
+        assertThat(state(key)).isEqualTo("C");
+        assertThat(orders(key)).isEqualTo(1);
+    }
+
+    @Test
+    void aSerializationFailureReachesTheCallerAsAConcurrencyFailure() {
+        String key = UUID.randomUUID().toString();
+        // The caller's snapshot is taken before the claim exists: its completion of the claim's row cannot serialize.
+        assertThatThrownBy(() -> transactions(TransactionDefinition.ISOLATION_REPEATABLE_READ)
+                        .execute(status -> {
+                            jdbc.queryForList("SELECT 1 FROM jdbc_isolation_orders WHERE id = ?", key);
+                            return requestIds.execute(
+                                    call(key),
+                                    () -> {
+                                        jdbc.update("INSERT INTO jdbc_isolation_orders (id) VALUES (?)", key);
+                                        return "order";
+                                    },
+                                    TEXT);
+                        }))
+                .isInstanceOf(ConcurrencyFailureException.class);
+        assertThat(orders(key)).isZero();
+        assertThat(state(key)).as("released: the retry runs").isEqualTo("absent");
+    }
+
+    /**
+     * Writes the order, then keeps the transaction open until a renewal of some lease was made after that write (the
+     * defect's trigger), or the claim's lease ran out without one (renewals paused).
+     */
+    private String orderAndOutlast(String key) {
+        jdbc.update("INSERT INTO jdbc_isolation_orders (id) VALUES (?)", key);
+        int before = renewals.get();
+        Await.until(
+                Duration.ofSeconds(30),
+                "a renewal after the transaction's snapshot, or the lease to run out",
+                () -> renewals.get() > before || leaseRanOut(key));
+        return "order " + key;
+    }
+
+    private boolean leaseRanOut(String key) {
+        return new JdbcTemplate(dataSource)
+                        .queryForObject(
+                                "SELECT count(*) FROM idempotency_request WHERE record_key = ?"
+                                        + " AND expires_at <= clock_timestamp()",
+                                Integer.class,
+                                recordKey(key))
+                == 1;
+    }
+
+    private TransactionTemplate transactions(int isolation) {
+        TransactionTemplate template = JdbcFixture.transactions(dataSource);
+        template.setIsolationLevel(isolation);
+        return template;
+    }
+
+    private String state(String key) {
+        return records.state(key);
+    }
+
+    private int orders(String key) {
+        return jdbc.queryForObject("SELECT count(*) FROM jdbc_isolation_orders WHERE id = ?", Integer.class, key);
+    }
+
+    private String recordKey(String key) {
+        return records.recordKey(key);
+    }
+
+    private RequestIdCall call(String key) {
+        return records.call(key);
+    }
+}
