@@ -11,12 +11,13 @@ import dev.idempotency.testsupport.Await;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionDefinition;
@@ -56,13 +57,15 @@ class JdbcIsolationTests {
         records.close();
     }
 
-    @ParameterizedTest
-    @ValueSource(
-            ints = {
+    static IntStream isolationLevels() {
+        return IntStream.of(
                 TransactionDefinition.ISOLATION_READ_COMMITTED,
                 TransactionDefinition.ISOLATION_REPEATABLE_READ,
-                TransactionDefinition.ISOLATION_SERIALIZABLE
-            })
+                TransactionDefinition.ISOLATION_SERIALIZABLE);
+    }
+
+    @ParameterizedTest
+    @MethodSource("isolationLevels")
     void aTransactionBegunInsideTheCallCommitsWithItsMark(int isolation) {
         String key = UUID.randomUUID().toString();
         TransactionTemplate transaction = transactions(isolation);
@@ -74,12 +77,7 @@ class JdbcIsolationTests {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            ints = {
-                TransactionDefinition.ISOLATION_READ_COMMITTED,
-                TransactionDefinition.ISOLATION_REPEATABLE_READ,
-                TransactionDefinition.ISOLATION_SERIALIZABLE
-            })
+    @MethodSource("isolationLevels")
     void aTransactionAroundTheCallCommitsWithItsCompletion(int isolation) {
         String key = UUID.randomUUID().toString();
         String result = transactions(isolation)
