@@ -12,13 +12,10 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -28,7 +25,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code spring.sql.init} running the schema shipped in the core jar, which must happen before the store checks its
  * table; without the script, startup fails naming it.
  */
-@ExtendWith(OutputCaptureExtension.class)
 class SqlInitTests {
 
     private static final String SCHEMA = "classpath:dev/idempotency/jdbc/schema-postgresql.sql";
@@ -45,26 +41,6 @@ class SqlInitTests {
                             .queryForObject("SELECT count(*) FROM idempotency_request", Integer.class))
                     .isEqualTo(1);
         }
-    }
-
-    /**
-     * With HikariCP, Boot's default pool, {@code idempotency.jdbc.pool: auto} derives a small pool of the store's own
-     * from it (same URL and credentials), so callers' transactions cannot take every connection the store needs.
-     */
-    @Test
-    void onHikariThePoolIsTheStoresOwn(CapturedOutput output) {
-        try (ConfigurableApplicationContext app = start(
-                emptyDatabase(),
-                "spring.datasource.type=com.zaxxer.hikari.HikariDataSource",
-                "spring.datasource.hikari.maximum-pool-size=2",
-                "spring.sql.init.mode=always",
-                "spring.sql.init.schema-locations=" + SCHEMA)) {
-            Payments payments = app.getBean(Payments.class);
-            String receipt = payments.pay("p-1");
-            assertThat(payments.pay("p-1")).isEqualTo(receipt);
-            assertThat(payments.runs()).isEqualTo(1);
-        }
-        assertThat(output).contains("idempotency-jdbc - Start").doesNotContain("shares the application's DataSource");
     }
 
     /** A non-embedded database runs no script unless told to ({@code spring.sql.init.mode} is {@code embedded}). */
@@ -91,7 +67,7 @@ class SqlInitTests {
                 "idempotency.key-prefix=sql-init-" + System.nanoTime() + ":",
                 "idempotency.store=jdbc",
                 "spring.datasource.url=" + jdbcUrl,
-                // Boot's plain DataSource, one connection a statement, unless a test names a pool.
+                // No connection pool on this class path: Boot's plain DataSource, one connection a statement.
                 "spring.datasource.type=org.springframework.jdbc.datasource.SimpleDriverDataSource"));
         all.addAll(List.of(properties));
         return new SpringApplicationBuilder(PaymentApplication.class)
