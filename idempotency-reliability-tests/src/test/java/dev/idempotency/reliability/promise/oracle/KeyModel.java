@@ -86,12 +86,13 @@ final class KeyModel {
     }
 
     /**
-     * A run of a call with another payload held the key while {@code call} was in flight: its claim carried its own
-     * fingerprint, so {@code call} may have been refused as a mismatch (422), whatever that run's fate.
+     * A run of a call with another payload held the key after {@code call} was sent: its claim carried its own
+     * fingerprint, so {@code call} may have been refused as a mismatch (422), whatever that run's fate. When a Kafka
+     * record was consumed is not recorded (only its send), so any such run after the send counts.
      */
     boolean otherPayloadRanMeanwhile(CallRecord call) {
         return runs.stream()
-                .filter(run -> run.start() < call.completed() && (run.end() == 0 || run.end() > call.invoked()))
+                .filter(run -> run.end() == 0 || run.end() > call.invoked())
                 .anyMatch(run -> call(run.call())
                         .map(owner -> !owner.payload().equals(call.payload()))
                         .orElse(false));
