@@ -70,6 +70,7 @@ final class Bench implements AutoCloseable {
                 played.keyPrefix(),
                 played.records(),
                 runs,
+                ledger.lossReports(),
                 history.fault().span() > 0));
         backend.clearLeftovers(); // reported above; a history that follows must not inherit them
         return new Judged(played, runs, violations);

@@ -217,6 +217,20 @@ class PromiseTests {
         promiseHolds("mvc-sync-replicated", Guard.REQUEST_ID, history);
     }
 
+    @Provide
+    Arbitrary<History> leases() {
+        return Histories.leaseRegime();
+    }
+
+    /**
+     * The lease regime: work outlasts its lease while Redis cannot renew it, so a duplicate may run beside it; the
+     * oracle excuses that only after the first run's lease was lost, and checks that the loss was reported.
+     */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncLeaseLapses(@ForAll("leases") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-sync", guard, history);
+    }
+
     private void promiseHolds(String path, Guard guard, History history) throws Exception {
         if (firstFailure != 0 && System.nanoTime() - firstFailure > SHRINK_BUDGET.toNanos()) {
             return; // shrinking has had its time: this candidate is not played
