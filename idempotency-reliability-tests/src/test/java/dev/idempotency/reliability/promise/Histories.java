@@ -121,6 +121,18 @@ final class Histories {
     }
 
     /**
+     * Two faults in one history, each of the durable backend's kinds, 0.1 to 1 s: the first from 0 to 300 ms, the
+     * second from 0 to 300 ms after the first ended (a reconnect after a kill meets a stop, a retry of a lost reply
+     * meets another loss); the rest as {@link #histories}.
+     */
+    static Arbitrary<History> twoFaults() {
+        Arbitrary<History.Fault> fault = fault(Arbitraries.of(DURABLE_FAULTS), 0, 100, 999);
+        return Combinators.combine(
+                        calls(ENDINGS), work(OUTCOMES).list().ofSize(KEYS), fault, fault, Arbitraries.just(false))
+                .as(History::new);
+    }
+
+    /**
      * The lease regime: the work of every key outlasts its 2 s lease (3 to 4.5 s), and every history stops Redis
      * (twice as often) or drops its replies for longer than the lease (2.1 to 2.6 s, from 400 to 700 ms, after the
      * first calls claimed their keys: half the calls are sent in the first 300 ms, the others from 2.4 to 4.2 s, when

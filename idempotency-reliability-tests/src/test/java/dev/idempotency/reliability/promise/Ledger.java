@@ -58,7 +58,9 @@ public final class Ledger implements StoreListener {
             long start,
             @Nullable IdempotencyContext context) {}
 
-    private final AtomicLong ids = new AtomicLong();
+    /** One sequence for every ledger of the JVM: an answer names its execution, on whichever instance it ran. */
+    private static final AtomicLong IDS = new AtomicLong();
+
     private final ConcurrentLinkedQueue<Started> running = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Execution> ended = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Long> lossReports = new ConcurrentLinkedQueue<>();
@@ -69,7 +71,7 @@ public final class Ledger implements StoreListener {
         IdempotencyContext current =
                 context != null ? context : IdempotencyContext.current().orElse(null);
         long fence = current == null ? 0 : current.fencingToken().orElse(0);
-        Started started = new Started(ids.incrementAndGet(), call, key, fence, System.nanoTime(), current);
+        Started started = new Started(IDS.incrementAndGet(), call, key, fence, System.nanoTime(), current);
         if (current != null) {
             watches.put(started.id(), new Watch(current));
         }

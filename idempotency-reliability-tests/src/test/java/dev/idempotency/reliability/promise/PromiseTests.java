@@ -227,8 +227,32 @@ class PromiseTests {
      * oracle excuses that only after the first run's lease was lost, and checks that the loss was reported.
      */
     @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
-    void mvcSyncLeaseLapses(@ForAll("leases") History history, @ForAll Guard guard) throws Exception {
+    void mvcSyncLeaseLapses(@ForAll("leases") History history, @ForAll Guard guard, @ForAll("instances") String path)
+            throws Exception {
+        promiseHolds(path, guard, history);
+    }
+
+    /** One application instance, or two on the same Redis ({@code mvc-sync-two}: calls alternate between them). */
+    @Provide
+    Arbitrary<String> instances() {
+        return Arbitraries.of("mvc-sync", "mvc-sync-two");
+    }
+
+    @Provide
+    Arbitrary<History> twoFaults() {
+        return Histories.twoFaults();
+    }
+
+    /** Two faults in one history, the second soon after the first. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncTwoFaults(@ForAll("twoFaults") History history, @ForAll Guard guard) throws Exception {
         promiseHolds("mvc-sync", guard, history);
+    }
+
+    /** A second application instance on the same Redis: a retry may reach the instance that did not claim. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncTwoInstances(@ForAll("durable") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-sync-two", guard, history);
     }
 
     private void promiseHolds(String path, Guard guard, History history) throws Exception {
