@@ -46,6 +46,7 @@ public class PromiseApp {
         BeanWork.class,
         AsyncServletPaths.class,
         StreamPaths.class,
+        SsePaths.class,
         BeanAsyncWork.class,
         BeanAsyncPaths.class,
         RenderPaths.class
