@@ -253,6 +253,26 @@ class PromiseTests {
         promiseHolds("mvc-sync", guard, history);
     }
 
+    /**
+     * The JDBC record store: REQUEST_ID records and tokens in PostgreSQL, locks in Redis (where the faults are); Spring
+     * MVC, or a bean under a transaction its caller began ({@code bean-tx}).
+     */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncJdbc(@ForAll("durable") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-sync-jdbc", guard, history);
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void beanInTransactionJdbc(@ForAll("durable") History history, @ForAll("beanGuards") Guard guard) throws Exception {
+        promiseHolds("bean-tx-jdbc", guard, history);
+    }
+
+    /** A protected bean method: {@code REQUEST_ID} or {@code LOCK}. */
+    @Provide
+    Arbitrary<Guard> beanGuards() {
+        return Arbitraries.of(Guard.REQUEST_ID, Guard.LOCK);
+    }
+
     /** A second application instance on the same Redis: a retry may reach the instance that did not claim. */
     @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
     void mvcSyncTwoInstances(@ForAll("durable") History history, @ForAll Guard guard) throws Exception {
