@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Topologies;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,12 +15,7 @@ import java.util.UUID;
 import liquibase.integration.spring.SpringLiquibase;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -32,22 +28,14 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  * startup; running them again changes nothing; and a table that misses a column fails the store's startup, naming all
  * three ways to migrate.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcMigrationsTests {
+class JdbcMigrationsTests extends OnEveryDatabase {
 
     private Database database;
     private JdbcTemplate jdbc;
     private LettuceConnectionFactory redis;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         redis = Topologies.STANDALONE.newConnectionFactory();
         this.database = database;
         this.jdbc = new JdbcTemplate(database.dataSource());

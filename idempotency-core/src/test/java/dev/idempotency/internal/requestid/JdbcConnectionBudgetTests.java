@@ -6,6 +6,7 @@ import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Race;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -17,12 +18,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -33,10 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * connections of the store's own ({@link JdbcStore#withOwnConnections}). Every call succeeds, none is refused as store
  * unavailable. (With the store sharing the pool, the two holders wait for a third connection that never comes.)
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcConnectionBudgetTests {
+class JdbcConnectionBudgetTests extends OnEveryDatabase {
 
     private static final int CALLERS = 8;
 
@@ -44,13 +37,8 @@ class JdbcConnectionBudgetTests {
     private JdbcTemplate jdbc;
     private JdbcFixture records;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database kind = tested;
+    @Override
+    protected void open(Database kind) {
         DataSource database = kind.dataSource();
         pool = new Pool(database, 2);
         jdbc = new JdbcTemplate(pool);

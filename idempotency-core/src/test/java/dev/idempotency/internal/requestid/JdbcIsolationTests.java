@@ -8,18 +8,14 @@ import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionDefinition;
@@ -32,10 +28,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * out. On every database (MariaDB's default isolation is REPEATABLE READ). The serialization failure that remains on
  * PostgreSQL is {@link JdbcSerializationFailureTests}'.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcIsolationTests {
+class JdbcIsolationTests extends OnEveryDatabase {
 
     private static final ResultCodec<String> TEXT = ResultCodec.utf8();
 
@@ -45,13 +38,8 @@ class JdbcIsolationTests {
     private JdbcTemplate jdbc;
     private RequestIdStrategy requestIds;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         records = new JdbcFixture(
                 database,
                 JdbcStore::of,

@@ -6,6 +6,7 @@ import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,11 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -34,10 +31,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * change with the store's own statement on a connection of its own and keeps its transaction open (so it holds the
  * row's lock) while the purge runs; it commits only once the purge finished or waits on that lock. On every database.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcPurgeTests {
+class JdbcPurgeTests extends OnEveryDatabase {
 
     private static final String OWNER = "the-first-owner";
 
@@ -47,13 +41,8 @@ class JdbcPurgeTests {
     private JdbcTemplate jdbc;
     private JdbcRequestIdStore store;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         this.database = database;
         this.sql = new JdbcRecordStatements(JdbcFixture.dialect(database), JdbcStore.DEFAULT_TABLE);
         this.dataSource = database.dataSource();

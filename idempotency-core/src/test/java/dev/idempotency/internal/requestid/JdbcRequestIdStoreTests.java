@@ -20,6 +20,7 @@ import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
@@ -31,12 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionSystemException;
@@ -47,10 +43,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * replays, payload mismatches, released claims, leases that run out, results not kept, purges, and completions that
  * commit, or roll back, with the work's own transaction.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcRequestIdStoreTests {
+class JdbcRequestIdStoreTests extends OnEveryDatabase {
 
     private static final Duration TTL = Duration.ofMinutes(5);
     private static final Duration LEASE = Duration.ofSeconds(30);
@@ -66,13 +59,8 @@ class JdbcRequestIdStoreTests {
     private JdbcRequestIdStore store;
     private RequestIdStrategy requestIds;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         scheduling = new Scheduling();
         renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
         this.database = database;

@@ -6,15 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.TransactionDefinition;
@@ -28,10 +24,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * that rolls back after the work's own transaction committed stores the result still in memory, so the retry replays.
  * On every database.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcSideTransactionTests {
+class JdbcSideTransactionTests extends OnEveryDatabase {
 
     private static final ResultCodec<String> TEXT = ResultCodec.utf8();
 
@@ -47,13 +40,8 @@ class JdbcSideTransactionTests {
     private TransactionTemplate otherTransactions;
     private RequestIdStrategy requestIds;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         records = new JdbcFixture(
                 database,
                 database == Database.POSTGRESQL

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -14,12 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -29,22 +25,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * transaction began: around the call, or inside it. Deterministic: the work waits on a latch while the test takes the
  * claim over with an UPDATE of its own, as another instance's takeover would. On every database.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcTakeoverTests {
+class JdbcTakeoverTests extends OnEveryDatabase {
 
     private JdbcFixture records;
     private JdbcTemplate jdbc;
     private TransactionTemplate transactions;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         records = new JdbcFixture(database, "CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
         jdbc = records.jdbc;
         transactions = JdbcFixture.transactions(records.database);

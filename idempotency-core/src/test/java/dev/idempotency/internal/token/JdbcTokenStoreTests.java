@@ -14,6 +14,7 @@ import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import dev.idempotency.token.TokenExecutor;
@@ -23,12 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.AfterParameterizedClassInvocation;
-import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
-import org.junit.jupiter.params.Parameter;
-import org.junit.jupiter.params.ParameterizedClass;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -42,10 +38,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * one submit however many race for it, is unknown elsewhere and after its time, comes back when the work fails or its
  * transaction rolls back, and is purged with the records.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ParameterizedClass
-@EnumSource(Database.class)
-class JdbcTokenStoreTests {
+class JdbcTokenStoreTests extends OnEveryDatabase {
 
     private static final Duration TTL = Duration.ofMinutes(10);
 
@@ -56,13 +49,8 @@ class JdbcTokenStoreTests {
     private JdbcRequestIdStore records;
     private TokenExecutor tokens;
 
-    /** The database of this run of the class. */
-    @Parameter
-    Database tested;
-
-    @BeforeParameterizedClassInvocation(injectArguments = false)
-    void open() {
-        Database database = tested;
+    @Override
+    protected void open(Database database) {
         dataSource = database.dataSource();
         jdbc = new JdbcTemplate(dataSource);
         transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
