@@ -7,9 +7,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Where {@code REQUEST_ID} records live when they live in the application's database instead of Redis (PostgreSQL):
- * give it to {@link dev.idempotency.redis.RedisIdempotency.Builder#recordStore}. The table is made by
- * {@code classpath:dev/idempotency/jdbc/schema-postgresql.sql} (with {@code spring.sql.init} or a Flyway migration).
+ * Where {@code REQUEST_ID} records live when they live in the application's database instead of Redis (PostgreSQL,
+ * MariaDB or MySQL, told apart by the driver's product name): give it to
+ * {@link dev.idempotency.redis.RedisIdempotency.Builder#recordStore}. The table is made by {@link #POSTGRESQL_SCHEMA}
+ * or {@link #MARIADB_SCHEMA} (with {@code spring.sql.init}, or a migration of {@link JdbcMigrations}).
  * Claims commit at once on connections of their own; a completion inside a transaction on this data source is written
  * in that transaction, so the record of a call commits with the work's own writes.
  *
@@ -37,6 +38,12 @@ public record JdbcStore(
 
     /** Where the shipped PostgreSQL schema is, for {@code spring.sql.init.schema-locations} or a migration. */
     public static final String POSTGRESQL_SCHEMA = "classpath:dev/idempotency/jdbc/schema-postgresql.sql";
+
+    /**
+     * Where the shipped MariaDB and MySQL schema is (MariaDB 10.6 or later; MySQL 8), for
+     * {@code spring.sql.init.schema-locations} or a migration.
+     */
+    public static final String MARIADB_SCHEMA = "classpath:dev/idempotency/jdbc/schema-mariadb.sql";
 
     private static final Pattern TABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
 

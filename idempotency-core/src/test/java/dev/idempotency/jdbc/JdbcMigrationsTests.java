@@ -4,46 +4,57 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.redis.RedisIdempotency;
-import dev.idempotency.testsupport.Postgres;
+import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Topologies;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import javax.sql.DataSource;
 import liquibase.integration.spring.SpringLiquibase;
 import org.flywaydb.core.Flyway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * The shipped migrations on a real PostgreSQL: Flyway's location and Liquibase's changelog each make, in a schema of
- * their own, exactly the table the plain script makes, which the store then accepts at startup; running them again
- * changes nothing; and a table that misses a column fails the store's startup, naming all three ways to migrate.
+ * The shipped migrations on every database: Flyway's location and Liquibase's changelog each make, in a schema (a
+ * database, on MariaDB) of their own, exactly the table the plain script makes, which the store then accepts at
+ * startup; running them again changes nothing; and a table that misses a column fails the store's startup, naming all
+ * three ways to migrate.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbcMigrationsTests {
+class JdbcMigrationsTests extends OnEveryDatabase {
 
-    private final JdbcTemplate jdbc = new JdbcTemplate(Postgres.dataSource());
-    private final LettuceConnectionFactory redis = Topologies.STANDALONE.newConnectionFactory();
+    private Database database;
+    private JdbcTemplate jdbc;
+    private LettuceConnectionFactory redis;
 
-    @AfterAll
+    @Override
+    protected void open(Database database) {
+        redis = Topologies.STANDALONE.newConnectionFactory();
+        this.database = database;
+        this.jdbc = new JdbcTemplate(database.dataSource());
+    }
+
+    @AfterParameterizedClassInvocation(injectArguments = false)
     void close() {
         redis.destroy();
     }
 
     @Test
     void flywaysRepeatableMigrationIsThePlainScript() throws IOException {
-        assertThat(text("db/idempotency/flyway/postgresql/R__idempotency_request.sql"))
-                .isEqualTo(text("dev/idempotency/jdbc/schema-postgresql.sql"));
+        assertThat(text("db/idempotency/flyway/" + database.id() + "/R__idempotency_request.sql"))
+                .isEqualTo(text(database.schemaScript()));
+        if (database == Database.MARIADB) {
+            // Spring Boot names the vendor after the JDBC URL: jdbc:mysql: on a MariaDB server, or MySQL itself.
+            assertThat(text("db/idempotency/flyway/mysql/R__idempotency_request.sql"))
+                    .isEqualTo(text(database.schemaScript()));
+        }
     }
 
     @Test
@@ -51,9 +62,9 @@ class JdbcMigrationsTests {
         String schema = schema("flyway");
         for (int run = 0; run < 2; run++) {
             Flyway.configure()
-                    .dataSource(Postgres.dataSource())
+                    .dataSource(database.dataSource())
                     .schemas(schema)
-                    .locations(JdbcMigrations.FLYWAY_LOCATION)
+                    .locations(JdbcMigrations.FLYWAY_VENDOR_LOCATION.replace("{vendor}", database.id()))
                     .load()
                     .migrate();
         }
@@ -66,7 +77,7 @@ class JdbcMigrationsTests {
         String schema = schema("liquibase");
         for (int run = 0; run < 2; run++) {
             SpringLiquibase liquibase = new SpringLiquibase();
-            liquibase.setDataSource(in(schema));
+            liquibase.setDataSource(database.inSchema(schema));
             liquibase.setChangeLog("classpath:" + JdbcMigrations.LIQUIBASE_CHANGELOG);
             liquibase.setResourceLoader(new DefaultResourceLoader());
             liquibase.afterPropertiesSet();
@@ -83,21 +94,22 @@ class JdbcMigrationsTests {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("misses a migration")
                 .hasMessageContaining(JdbcStore.POSTGRESQL_SCHEMA)
-                .hasMessageContaining(JdbcMigrations.FLYWAY_LOCATION)
+                .hasMessageContaining(JdbcStore.MARIADB_SCHEMA)
+                .hasMessageContaining(JdbcMigrations.FLYWAY_VENDOR_LOCATION)
                 .hasMessageContaining(JdbcMigrations.LIQUIBASE_CHANGELOG);
     }
 
     /** The plain script, run in a schema of its own: what the migrations must make. */
     private String plainScript() {
         String schema = schema("plain");
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(in(schema));
+        new ResourceDatabasePopulator(new ClassPathResource(database.schemaScript()))
+                .execute(database.inSchema(schema));
         return schema;
     }
 
     private boolean startsOn(String schema) {
         RedisIdempotency.builder(redis)
-                .recordStore(JdbcStore.of(Postgres.dataSource()).withTable(schema + ".idempotency_request"))
+                .recordStore(JdbcStore.of(database.dataSource()).withTable(schema + ".idempotency_request"))
                 .build()
                 .close();
         return true;
@@ -105,7 +117,7 @@ class JdbcMigrationsTests {
 
     private List<String> columns(String schema) {
         return jdbc.queryForList(
-                "SELECT column_name || ' ' || data_type || ' ' || is_nullable FROM information_schema.columns"
+                "SELECT CONCAT(column_name, ' ', data_type, ' ', is_nullable) FROM information_schema.columns"
                         + " WHERE table_schema = ? AND table_name = 'idempotency_request' ORDER BY ordinal_position",
                 String.class,
                 schema);
@@ -115,11 +127,6 @@ class JdbcMigrationsTests {
         String schema = (tool + "_" + UUID.randomUUID().toString().replace("-", "")).toLowerCase(Locale.ROOT);
         jdbc.execute("CREATE SCHEMA " + schema);
         return schema;
-    }
-
-    /** Connections whose unqualified names are in {@code schema}, as an application's would be. */
-    private static DataSource in(String schema) {
-        return new DriverManagerDataSource(Postgres.jdbcUrl() + "&currentSchema=" + schema);
     }
 
     private static String text(String path) throws IOException {

@@ -10,8 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.springframework.dao.CannotAcquireLockException;
-import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -28,11 +26,15 @@ public final class JdbcConnections implements AutoCloseable {
     /** Suggested {@code Retry-After} when the database fails. */
     public static final Duration STORE_RETRY_AFTER = Duration.ofSeconds(1);
 
+    /** How often a statement of the store's own runs when it keeps losing deadlocks. */
+    private static final int OWN_ATTEMPTS = 3;
+
     private final DataSource dataSource;
     private final DataSource ownConnections;
     private final StatementLine line;
     private final StoreListener listener;
     private final int queryTimeoutSeconds;
+    private volatile @Nullable SqlDialect dialect;
 
     /** Statements on {@code dataSource}'s own connections too; see the other constructor. */
     public JdbcConnections(DataSource dataSource, int threads, Duration queryTimeout, StoreListener listener) {
@@ -66,6 +68,20 @@ public final class JdbcConnections implements AutoCloseable {
         return dataSource;
     }
 
+    /**
+     * The dialect of the database, read from the first connection asked (one store, one database).
+     *
+     * @throws IllegalStateException when the database is none the store runs on
+     */
+    public SqlDialect dialect(Connection connection) throws SQLException {
+        SqlDialect current = dialect;
+        if (current == null) {
+            current = SqlDialect.of(connection);
+            dialect = current;
+        }
+        return current;
+    }
+
     /** A unit of work on one connection. */
     @FunctionalInterface
     public interface Statement<T> {
@@ -89,29 +105,44 @@ public final class JdbcConnections implements AutoCloseable {
         return result;
     }
 
-    /** Runs {@code statement} on this thread, on a connection of its own, committed when it returns. */
+    /**
+     * Runs {@code statement} on this thread, on a connection of its own, committed when it returns. A statement the
+     * database rolled back to break a deadlock runs again, a few times: nothing of it was committed (each of the
+     * stores' units returns as soon as one of its writes took effect), and its caller has no transaction to retry.
+     */
     public <T> T own(String kind, Statement<T> statement) {
         long start = System.nanoTime();
         boolean failed = true;
         try (Connection connection = ownConnections.getConnection()) {
-            T result;
-            if (connection.getAutoCommit()) {
-                result = statement.run(connection);
-            } else {
+            for (int attempt = 1; ; attempt++) {
                 try {
-                    result = statement.run(connection);
-                    connection.commit();
-                } catch (SQLException | RuntimeException ex) {
-                    connection.rollback();
-                    throw ex;
+                    T result = once(connection, statement);
+                    failed = false;
+                    return result;
+                } catch (SQLException ex) {
+                    if (attempt == OWN_ATTEMPTS || !dialect(connection).isDeadlock(ex)) {
+                        throw ex;
+                    }
                 }
             }
-            failed = false;
-            return result;
         } catch (SQLException ex) {
             throw unavailable(ex);
         } finally {
             listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
+        }
+    }
+
+    private static <T> T once(Connection connection, Statement<T> statement) throws SQLException {
+        if (connection.getAutoCommit()) {
+            return statement.run(connection);
+        }
+        try {
+            T result = statement.run(connection);
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException ex) {
+            connection.rollback();
+            throw ex;
         }
     }
 
@@ -161,7 +192,7 @@ public final class JdbcConnections implements AutoCloseable {
             failed = false;
             return result;
         } catch (SQLException ex) {
-            throw failureInTransaction(ex);
+            throw failureInTransaction(connection, ex);
         } finally {
             DataSourceUtils.releaseConnection(connection, dataSource);
             listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - start, failed);
@@ -192,18 +223,32 @@ public final class JdbcConnections implements AutoCloseable {
     }
 
     /**
-     * A serialization failure or deadlock of the caller's transaction is the caller's to retry, as Spring's retry
-     * support knows it ({@link org.springframework.dao.ConcurrencyFailureException}); anything else is the store's.
+     * Runs an insert made by {@link SqlDialect#insertIfAbsent}; the number of rows it inserted, 0 when the key is
+     * taken.
      */
-    private static RuntimeException failureInTransaction(SQLException cause) {
-        if ("40001".equals(cause.getSQLState())) {
-            return new PessimisticLockingFailureException(
-                    "The transaction could not be serialized with a concurrent one: " + cause.getMessage(), cause);
+    public int insertIfAbsent(Connection connection, String sql, @Nullable Object... parameters) throws SQLException {
+        try {
+            return update(connection, sql, parameters);
+        } catch (SQLException ex) {
+            if (dialect(connection).isDuplicateKey(ex)) {
+                return 0;
+            }
+            throw ex;
         }
-        if ("40P01".equals(cause.getSQLState())) {
-            return new CannotAcquireLockException("The transaction lost a deadlock: " + cause.getMessage(), cause);
+    }
+
+    /**
+     * A serialization failure, deadlock or lock wait of the caller's transaction is the caller's to retry, as Spring's
+     * retry support knows it ({@link org.springframework.dao.ConcurrencyFailureException}); anything else is the
+     * store's.
+     */
+    private RuntimeException failureInTransaction(Connection connection, SQLException cause) {
+        try {
+            RuntimeException lostRace = dialect(connection).lostRace(cause);
+            return lostRace != null ? lostRace : unavailable(cause);
+        } catch (SQLException | RuntimeException unknown) {
+            return unavailable(cause);
         }
-        return unavailable(cause);
     }
 
     private static IdempotencyStoreUnavailableException unavailable(Exception cause) {

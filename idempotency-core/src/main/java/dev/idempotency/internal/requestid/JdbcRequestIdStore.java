@@ -1,6 +1,7 @@
 package dev.idempotency.internal.requestid;
 
 import dev.idempotency.internal.Scheduling;
+import dev.idempotency.internal.jdbc.DialectStatements;
 import dev.idempotency.internal.jdbc.JdbcConnections;
 import dev.idempotency.internal.lease.Owners;
 import dev.idempotency.jdbc.JdbcMigrations;
@@ -11,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.OffsetDateTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code REQUEST_ID} records in a table of the application's database (PostgreSQL; the schema ships as
- * {@code dev/idempotency/jdbc/schema-postgresql.sql}); one row a key, its states in {@link JdbcRecordStatements}. A
- * first call costs one statement ({@code INSERT ... ON CONFLICT DO NOTHING}); a duplicate two (that, and a read that
- * takes no lock). The claim commits at once, on a connection of its own. Inside the work's transaction the store writes
+ * {@code REQUEST_ID} records in a table of the application's database (PostgreSQL, MariaDB or MySQL; the schemas ship
+ * as {@code dev/idempotency/jdbc/schema-*.sql}); one row a key, its states in {@link JdbcRecordStatements}. A first
+ * call costs one statement (an insert that leaves a taken key alone); a duplicate two (that, and a read that takes no
+ * lock). The claim commits at once, on a connection of its own. Inside the work's transaction the store writes
  * on that transaction's connection, so that its mark commits, or rolls back, with the business rows: a completion
  * made there, or the mark that the work committed ({@code D}), after which the work never runs again for its key.
  */
@@ -32,7 +32,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(JdbcRequestIdStore.class);
 
     private final JdbcConnections connections;
-    private final JdbcRecordStatements sql;
+    private final DialectStatements<JdbcRecordStatements> statements;
     private final String table;
     private volatile @Nullable ScheduledFuture<?> purging;
 
@@ -51,7 +51,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** @param table the records' table, optionally with its schema, checked by {@code JdbcStore} */
     JdbcRequestIdStore(JdbcConnections connections, String table) {
         this.connections = connections;
-        this.sql = new JdbcRecordStatements(table);
+        this.statements = new DialectStatements<>(connections, dialect -> new JdbcRecordStatements(dialect, table));
         this.table = table;
     }
 
@@ -71,7 +71,9 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
             String owner = Owners.next();
             long sentAt = System.nanoTime();
             Claim claim = new Claim(recordKey, owner, fingerprint, sentAt);
-            if (connections.update(connection, sql.claim, recordKey, owner, fingerprint, lease.toMillis()) == 1) {
+            JdbcRecordStatements sql = statements.on(connection);
+            if (connections.insertIfAbsent(connection, sql.claim, recordKey, owner, fingerprint, lease.toMillis())
+                    == 1) {
                 return new ClaimOutcome.Acquired(claim);
             }
             ClaimOutcome found = outcomeOf(connection, recordKey, fingerprint);
@@ -88,7 +90,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     /** What a live record says; {@code null} when there is none, or its time is up. */
     private @Nullable ClaimOutcome outcomeOf(Connection connection, String recordKey, String fingerprint)
             throws SQLException {
-        try (PreparedStatement statement = connections.prepare(connection, sql.read, recordKey);
+        try (PreparedStatement statement = connections.prepare(connection, statements.on(connection).read, recordKey);
                 ResultSet row = statement.executeQuery()) {
             if (!row.next()) {
                 return new ClaimOutcome.InProgress(); // deleted since the insert found it: ask again shortly
@@ -138,9 +140,13 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
     @Override
     public CompletableFuture<Boolean> markCommittedInTransaction(Claim claim, Duration ttl) {
-        return inTransaction(connection ->
-                connections.update(connection, sql.markCommitted, ttl.toMillis(), claim.recordKey(), claim.owner())
-                        == 1);
+        return inTransaction(connection -> connections.update(
+                        connection,
+                        statements.on(connection).markCommitted,
+                        ttl.toMillis(),
+                        claim.recordKey(),
+                        claim.owner())
+                == 1);
     }
 
     @Override
@@ -157,19 +163,31 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         }
     }
 
+    /** Completes the claim's record, or writes it anew when it is gone (purged, or deleted by hand). */
     private boolean complete(Connection connection, Claim claim, byte @Nullable [] result, Duration ttl)
             throws SQLException {
+        JdbcRecordStatements sql = statements.on(connection);
         String state = result == null ? "N" : "C";
+        long ttlMillis = ttl.toMillis();
         return connections.update(
-                        connection,
-                        sql.complete,
-                        claim.recordKey(),
-                        state,
-                        claim.fingerprint(),
-                        result,
-                        ttl.toMillis(),
-                        claim.owner())
-                == 1;
+                                connection,
+                                sql.complete,
+                                state,
+                                claim.fingerprint(),
+                                result,
+                                ttlMillis,
+                                claim.recordKey(),
+                                claim.owner())
+                        == 1
+                || connections.insertIfAbsent(
+                                connection,
+                                sql.completeMissing,
+                                claim.recordKey(),
+                                state,
+                                claim.fingerprint(),
+                                result,
+                                ttlMillis)
+                        == 1;
     }
 
     @Override
@@ -178,7 +196,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
                 "renew",
                 connection -> connections.update(
                                 connection,
-                                sql.renew,
+                                statements.on(connection).renew,
                                 lease.toMillis(),
                                 lease.toMillis(),
                                 claim.recordKey(),
@@ -189,32 +207,37 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     @Override
     public CompletableFuture<Boolean> release(Claim claim) {
         // A claim whose work committed is never freed for a rerun: it completes without an answer instead.
-        return connections.async(
-                "release",
-                connection -> connections.update(connection, sql.release, claim.recordKey(), claim.owner()) == 1
-                        || connections.update(connection, sql.releaseCommitted, claim.recordKey(), claim.owner()) == 1);
+        return connections.async("release", connection -> {
+            JdbcRecordStatements sql = statements.on(connection);
+            return connections.update(connection, sql.release, claim.recordKey(), claim.owner()) == 1
+                    || connections.update(connection, sql.releaseCommitted, claim.recordKey(), claim.owner()) == 1;
+        });
     }
 
     @Override
     public CompletableFuture<Boolean> discard(String recordKey, byte[] value) {
         return connections.async(
-                "release", connection -> connections.update(connection, sql.discard, recordKey, value) == 1);
+                "release",
+                connection -> connections.update(connection, statements.on(connection).discard, recordKey, value) == 1);
     }
 
     @Override
     public CompletableFuture<Boolean> delete(String recordKey) {
-        return connections.async("delete", connection -> connections.update(connection, sql.delete, recordKey) == 1);
+        return connections.async(
+                "delete",
+                connection -> connections.update(connection, statements.on(connection).delete, recordKey) == 1);
     }
 
     /**
-     * Fails, naming the shipped schema, unless the table is there with every column this store uses.
+     * Fails, naming the shipped schemas, unless the table is there with every column this store uses, on a database it
+     * runs on.
      *
      * @throws IllegalStateException when it is not
      */
     public void checkTable() {
         try {
             connections.own("read", connection -> {
-                try (PreparedStatement statement = connections.prepare(connection, sql.probe)) {
+                try (PreparedStatement statement = connections.prepare(connection, statements.on(connection).probe)) {
                     statement.executeQuery().close();
                     return null;
                 }
@@ -223,10 +246,11 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
             Throwable why = ex.getCause() != null ? ex.getCause() : ex;
             throw new IllegalStateException(
                     "The JDBC record store cannot read its table (" + why.getMessage() + "): it is missing, or"
-                            + " misses a migration of this release. Run " + JdbcStore.POSTGRESQL_SCHEMA
+                            + " misses a migration of this release. Run " + JdbcStore.POSTGRESQL_SCHEMA + " or "
+                            + JdbcStore.MARIADB_SCHEMA
                             + " (spring.sql.init.mode=always and spring.sql.init.schema-locations), or add the Flyway"
-                            + " location " + JdbcMigrations.FLYWAY_LOCATION + " to spring.flyway.locations, or include "
-                            + JdbcMigrations.LIQUIBASE_CHANGELOG + " in your Liquibase changelog",
+                            + " location " + JdbcMigrations.FLYWAY_VENDOR_LOCATION + " to spring.flyway.locations,"
+                            + " or include " + JdbcMigrations.LIQUIBASE_CHANGELOG + " in your Liquibase changelog",
                     ex);
         }
     }
@@ -237,11 +261,12 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     }
 
     private int purgeExpired(Connection connection, int batch) throws SQLException {
-        OffsetDateTime cutoff;
+        JdbcRecordStatements sql = statements.on(connection);
+        Object cutoff;
         try (PreparedStatement statement = connections.prepare(connection, sql.now);
                 ResultSet row = statement.executeQuery()) {
             row.next();
-            cutoff = row.getObject(1, OffsetDateTime.class);
+            cutoff = row.getObject(1, connections.dialect(connection).timeType());
         }
         int total = 0;
         int deleted;

@@ -1,9 +1,8 @@
 package dev.idempotency.internal.token;
 
-import static dev.idempotency.internal.jdbc.DatabaseClock.LATER;
-import static dev.idempotency.internal.jdbc.DatabaseClock.NOW;
-
+import dev.idempotency.internal.jdbc.DialectStatements;
 import dev.idempotency.internal.jdbc.JdbcConnections;
+import dev.idempotency.internal.jdbc.SqlDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -25,30 +24,42 @@ public final class JdbcTokenStore implements TokenStore {
     private static final int ATTEMPTS = 3;
 
     private final JdbcConnections connections;
-    private final String issue;
-    private final String consume;
-    private final String read;
-    private final String restore;
-    private final String restoreOwn;
+    private final DialectStatements<Statements> statements;
 
     /** @param table the records' table, checked by {@code JdbcStore} */
     public JdbcTokenStore(JdbcConnections connections, String table) {
         this.connections = connections;
-        this.issue = "INSERT INTO " + table + " (record_key, state, fingerprint, expires_at)" + " VALUES (?, 'V', '', "
-                + LATER + ")";
-        this.consume = "UPDATE " + table + " SET state = 'U', owner = ?"
-                + " WHERE record_key = ? AND state = 'V' AND expires_at > " + NOW;
-        this.read = "SELECT state, owner FROM " + table + " WHERE record_key = ? AND state IN ('V', 'U')"
-                + " AND expires_at > " + NOW;
-        this.restore = "UPDATE " + table + " SET state = 'V', owner = NULL"
-                + " WHERE record_key = ? AND state = 'U' AND expires_at > " + NOW;
-        this.restoreOwn = restore + " AND owner = ?";
+        this.statements = new DialectStatements<>(connections, dialect -> new Statements(dialect, table));
+    }
+
+    /** The token statements in a database's dialect. */
+    private record Statements(String issue, String consume, String read, String restore, String restoreOwn) {
+
+        Statements(SqlDialect dialect, String table, String restore) {
+            this(
+                    "INSERT INTO " + table + " (record_key, state, fingerprint, expires_at) VALUES (?, 'V', '', "
+                            + dialect.later() + ")",
+                    "UPDATE " + table + " SET owner = ?, state = 'U'"
+                            + " WHERE record_key = ? AND state = 'V' AND expires_at > " + dialect.now(),
+                    "SELECT state, owner FROM " + table + " WHERE record_key = ? AND state IN ('V', 'U')"
+                            + " AND expires_at > " + dialect.now(),
+                    restore,
+                    restore + " AND owner = ?");
+        }
+
+        Statements(SqlDialect dialect, String table) {
+            this(
+                    dialect,
+                    table,
+                    "UPDATE " + table + " SET owner = NULL, state = 'V'"
+                            + " WHERE record_key = ? AND state = 'U' AND expires_at > " + dialect.now());
+        }
     }
 
     @Override
     public CompletableFuture<Void> issue(String key, Duration ttl) {
         return connections.async("issue", connection -> {
-            connections.update(connection, issue, key, ttl.toMillis());
+            connections.update(connection, statements.on(connection).issue(), key, ttl.toMillis());
             return null;
         });
     }
@@ -57,7 +68,7 @@ public final class JdbcTokenStore implements TokenStore {
     public CompletableFuture<Use> consume(String key, String mark) {
         return connections.async("consume", connection -> {
             for (int attempt = 1; ; attempt++) {
-                if (connections.update(connection, consume, mark, key) == 1) {
+                if (connections.update(connection, statements.on(connection).consume(), mark, key) == 1) {
                     return Use.CONSUMED;
                 }
                 Use found = found(connection, key, mark);
@@ -71,7 +82,8 @@ public final class JdbcTokenStore implements TokenStore {
 
     /** What a consume that changed nothing found; {@code null} when the token is valid (again). */
     private @Nullable Use found(Connection connection, String key, String mark) throws SQLException {
-        try (PreparedStatement statement = connections.prepare(connection, read, key);
+        try (PreparedStatement statement = connections.prepare(
+                        connection, statements.on(connection).read(), key);
                 ResultSet row = statement.executeQuery()) {
             if (!row.next()) {
                 return Use.UNKNOWN;
@@ -87,13 +99,16 @@ public final class JdbcTokenStore implements TokenStore {
     @Override
     public CompletableFuture<Void> restore(String key) {
         return connections.async("restore", connection -> {
-            connections.update(connection, restore, key);
+            connections.update(connection, statements.on(connection).restore(), key);
             return null;
         });
     }
 
     @Override
     public CompletableFuture<Boolean> restore(String key, String mark) {
-        return connections.async("restore", connection -> connections.update(connection, restoreOwn, key, mark) == 1);
+        return connections.async(
+                "restore",
+                connection ->
+                        connections.update(connection, statements.on(connection).restoreOwn(), key, mark) == 1);
     }
 }

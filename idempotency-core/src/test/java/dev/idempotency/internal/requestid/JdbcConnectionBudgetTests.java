@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.StoreListener;
-import dev.idempotency.testsupport.Postgres;
+import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Race;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -16,9 +17,8 @@ import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -29,21 +29,28 @@ import org.springframework.transaction.support.TransactionTemplate;
  * connections of the store's own ({@link JdbcStore#withOwnConnections}). Every call succeeds, none is refused as store
  * unavailable. (With the store sharing the pool, the two holders wait for a third connection that never comes.)
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbcConnectionBudgetTests {
+class JdbcConnectionBudgetTests extends OnEveryDatabase {
 
     private static final int CALLERS = 8;
 
-    private final DataSource database = Postgres.dataSource();
-    private final DataSource pool = new Pool(database, 2);
-    private final JdbcTemplate jdbc = new JdbcTemplate(pool);
-    private final JdbcFixture records = new JdbcFixture(
-            ignored -> JdbcStore.of(pool).withThreads(2).withOwnConnections(new Pool(database, 2)),
-            StoreListener.NONE,
-            Duration.ofSeconds(30),
-            "CREATE TABLE IF NOT EXISTS jdbc_budget_orders (id text)");
+    private DataSource pool;
+    private JdbcTemplate jdbc;
+    private JdbcFixture records;
 
-    @AfterAll
+    @Override
+    protected void open(Database kind) {
+        DataSource database = kind.dataSource();
+        pool = new Pool(database, 2);
+        jdbc = new JdbcTemplate(pool);
+        records = new JdbcFixture(
+                kind,
+                ignored -> JdbcStore.of(pool).withThreads(2).withOwnConnections(new Pool(database, 2)),
+                StoreListener.NONE,
+                Duration.ofSeconds(30),
+                "CREATE TABLE IF NOT EXISTS jdbc_budget_orders (id text)");
+    }
+
+    @AfterParameterizedClassInvocation(injectArguments = false)
     void close() {
         records.close();
     }
@@ -71,7 +78,7 @@ class JdbcConnectionBudgetTests {
     /** A connection pool's budget: at most {@code size} connections out at once; a wait for one ends after 5 s. */
     static final class Pool extends DelegatingDataSource {
 
-        private final Semaphore free;
+        private Semaphore free;
 
         Pool(DataSource database, int size) {
             super(database);

@@ -19,7 +19,8 @@ import dev.idempotency.requestid.UndecodableResults;
 import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
-import dev.idempotency.testsupport.Postgres;
+import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import java.time.Duration;
@@ -30,50 +31,53 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.springframework.core.io.ClassPathResource;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The {@code REQUEST_ID} contract on a real PostgreSQL (the shipped schema): one execution per key under races,
+ * The {@code REQUEST_ID} contract on every database (the shipped schema): one execution per key under races,
  * replays, payload mismatches, released claims, leases that run out, results not kept, purges, and completions that
  * commit, or roll back, with the work's own transaction.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbcRequestIdStoreTests {
+class JdbcRequestIdStoreTests extends OnEveryDatabase {
 
     private static final Duration TTL = Duration.ofMinutes(5);
     private static final Duration LEASE = Duration.ofSeconds(30);
     private static final ResultCodec<String> TEXT = ResultCodec.utf8();
 
-    private final DataSource dataSource = Postgres.dataSource();
-    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    private final TransactionTemplate transactions = new TransactionTemplate(joined(dataSource));
-    private final Scheduling scheduling = new Scheduling();
-    private final LeaseRenewer renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
+    private Database database;
+    private DataSource dataSource;
+    private JdbcTemplate jdbc;
+    private TransactionTemplate transactions;
+    private Scheduling scheduling;
+    private LeaseRenewer renewer;
     private final RedisKeys keys = new RedisKeys("jdbc-test:" + UUID.randomUUID() + ":");
     private JdbcRequestIdStore store;
     private RequestIdStrategy requestIds;
 
-    @BeforeAll
-    void createSchema() {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
-        jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_store_orders (id text, run int,"
-                + " CONSTRAINT jdbc_store_orders_unique UNIQUE (id, run) DEFERRABLE INITIALLY DEFERRED)");
+    @Override
+    protected void open(Database database) {
+        scheduling = new Scheduling();
+        renewer = new LeaseRenewer(scheduling, StoreListener.NONE);
+        this.database = database;
+        dataSource = database.dataSource();
+        jdbc = new JdbcTemplate(dataSource);
+        transactions = JdbcFixture.transactions(dataSource);
+        JdbcFixture.createSchema(database);
+        jdbc.execute(
+                database == Database.POSTGRESQL
+                        ? "CREATE TABLE IF NOT EXISTS jdbc_store_orders (id text, run int,"
+                                + " CONSTRAINT jdbc_store_orders_unique UNIQUE (id, run) DEFERRABLE INITIALLY DEFERRED)"
+                        : "CREATE TABLE IF NOT EXISTS jdbc_store_orders (id text, run int)");
         store = JdbcRequestIdStore.open(JdbcStore.of(dataSource), StoreListener.NONE);
         requestIds = strategy(Long.MAX_VALUE);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation(injectArguments = false)
     void close() {
         store.close();
         renewer.close();
@@ -216,13 +220,15 @@ class JdbcRequestIdStoreTests {
         });
         assertThat(seenBeforeCommit).isEqualTo("P");
         assertThat(state(key)).isEqualTo("C");
-        // Written by the very transaction that wrote the order: a crash can never keep one without the other.
-        assertThat(jdbc.queryForObject(
-                        "SELECT xmin::text FROM idempotency_request WHERE record_key = ?",
-                        String.class,
-                        keys.requestId("", "orders", key)))
-                .isEqualTo(jdbc.queryForObject(
-                        "SELECT xmin::text FROM jdbc_store_orders WHERE id = ?", String.class, key));
+        if (database == Database.POSTGRESQL) {
+            // Written by the very transaction that wrote the order: a crash can never keep one without the other.
+            assertThat(jdbc.queryForObject(
+                            "SELECT xmin::text FROM idempotency_request WHERE record_key = ?",
+                            String.class,
+                            keys.requestId("", "orders", key)))
+                    .isEqualTo(jdbc.queryForObject(
+                            "SELECT xmin::text FROM jdbc_store_orders WHERE id = ?", String.class, key));
+        }
         assertThat(requestIds.execute(call(key), () -> order(key, 2), TEXT)).isEqualTo("order 1");
         assertThat(orders(key)).isEqualTo(1);
     }
@@ -244,13 +250,19 @@ class JdbcRequestIdStoreTests {
     @Test
     void aCommitThatFailsTakesTheCompletionWithItAndTheRetryRuns() {
         String key = UUID.randomUUID().toString();
-        // Two equal rows in one transaction: the deferred unique constraint fails the commit.
         assertThatThrownBy(() -> transactions.executeWithoutResult(status -> {
-                    requestIds.execute(call(key), () -> order(key, 1) + order(key, 1), TEXT);
+                    requestIds.execute(
+                            call(key),
+                            () -> {
+                                String result = order(key, 1);
+                                JdbcFixture.failTheCommit(database, () -> order(key, 1));
+                                return result;
+                            },
+                            TEXT);
                 }))
                 .isInstanceOf(TransactionSystemException.class)
                 .rootCause()
-                .hasMessageContaining("jdbc_store_orders_unique");
+                .hasMessageContaining(JdbcFixture.commitFailure(database, "jdbc_store_orders_unique"));
         assertThat(state(key)).isEqualTo("absent");
         assertThat(orders(key)).isZero();
         assertThat(orderInTransaction(key, 2)).isEqualTo("order 2");
@@ -448,12 +460,6 @@ class JdbcRequestIdStoreTests {
                     .isInstanceOf(IdempotencyStoreUnavailableException.class);
             assertThat(runs).hasValue(0);
         }
-    }
-
-    private static DataSourceTransactionManager joined(DataSource dataSource) {
-        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
-        transactionManager.addListener(RedisIdempotency.transactionListener());
-        return transactionManager;
     }
 
     private String orderInTransaction(String key, int run) {

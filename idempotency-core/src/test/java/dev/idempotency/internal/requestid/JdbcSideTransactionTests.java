@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.transaction.TransactionDefinition;
@@ -22,34 +22,46 @@ import org.springframework.transaction.support.TransactionTemplate;
  * released and its retry runs; a connection bound in autocommit (a {@code JdbcTemplate} call under another manager's
  * transaction, as under a Kafka transaction) is never written to as a transaction; and a transaction around the call
  * that rolls back after the work's own transaction committed stores the result still in memory, so the retry replays.
+ * On every database.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbcSideTransactionTests {
+class JdbcSideTransactionTests extends OnEveryDatabase {
 
     private static final ResultCodec<String> TEXT = ResultCodec.utf8();
 
-    private final JdbcFixture records = new JdbcFixture(
-            "CREATE TABLE IF NOT EXISTS jdbc_side_orders (id text,"
-                    + " CONSTRAINT jdbc_side_orders_unique UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)",
-            "CREATE TABLE IF NOT EXISTS jdbc_side_audit (id text)");
-    private final DataSource dataSource = records.database;
+    private JdbcFixture records;
+    private DataSource dataSource;
     /** Another database, as the transaction manager sees it: the same server behind another DataSource. */
-    private final DataSource otherDatabase = new DelegatingDataSource(dataSource);
+    private DataSource otherDatabase;
 
-    private final JdbcTemplate jdbc = records.jdbc;
-    private final TransactionTemplate transactions = JdbcFixture.transactions(dataSource);
-    private final TransactionTemplate requiresNew = JdbcFixture.transactions(dataSource);
-    private final TransactionTemplate readOnly = JdbcFixture.transactions(dataSource);
-    private final TransactionTemplate otherTransactions = JdbcFixture.transactions(otherDatabase);
-    private final RequestIdStrategy requestIds = records.requestIds;
+    private JdbcTemplate jdbc;
+    private TransactionTemplate transactions;
+    private TransactionTemplate requiresNew;
+    private TransactionTemplate readOnly;
+    private TransactionTemplate otherTransactions;
+    private RequestIdStrategy requestIds;
 
-    @BeforeAll
-    void configure() {
+    @Override
+    protected void open(Database database) {
+        records = new JdbcFixture(
+                database,
+                database == Database.POSTGRESQL
+                        ? "CREATE TABLE IF NOT EXISTS jdbc_side_orders (id text,"
+                                + " CONSTRAINT jdbc_side_orders_unique UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)"
+                        : "CREATE TABLE IF NOT EXISTS jdbc_side_orders (id text)",
+                "CREATE TABLE IF NOT EXISTS jdbc_side_audit (id text)");
+        dataSource = records.database;
+        otherDatabase = new DelegatingDataSource(dataSource);
+        jdbc = records.jdbc;
+        transactions = JdbcFixture.transactions(dataSource);
+        requiresNew = JdbcFixture.transactions(dataSource);
+        readOnly = JdbcFixture.transactions(dataSource);
+        otherTransactions = JdbcFixture.transactions(otherDatabase);
+        requestIds = records.requestIds;
         requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         readOnly.setReadOnly(true);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation(injectArguments = false)
     void close() {
         records.close();
     }
@@ -107,14 +119,13 @@ class JdbcSideTransactionTests {
     void anAutocommitConnectionUnderATransactionAroundTheCallIsNotJoined() {
         String key = UUID.randomUUID().toString();
         JdbcTemplate other = new JdbcTemplate(otherDatabase);
-        // Two equal rows in the other database's transaction: its deferred constraint fails that commit.
         assertThatThrownBy(() -> otherTransactions.executeWithoutResult(status -> {
                     requestIds.execute(call(key), () -> order(jdbc, "autocommit " + key), TEXT);
                     order(other, key);
-                    order(other, key);
+                    JdbcFixture.failTheCommit(records.kind, () -> order(other, key));
                 }))
                 .rootCause()
-                .hasMessageContaining("jdbc_side_orders_unique");
+                .hasMessageContaining(JdbcFixture.commitFailure(records.kind, "jdbc_side_orders_unique"));
         assertThat(state(key))
                 .as("DEFECT if C: the completion was written on the autocommit connection before the failed commit")
                 .isEqualTo("absent");

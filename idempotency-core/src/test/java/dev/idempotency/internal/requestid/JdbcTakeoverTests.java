@@ -6,15 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.testsupport.Await;
+import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -22,16 +24,22 @@ import org.springframework.transaction.support.TransactionTemplate;
  * A claim taken over before the work's transaction commits (what another instance does after a pause longer than the
  * lease) fails that commit, so the business row written in the same transaction never commits, wherever the
  * transaction began: around the call, or inside it. Deterministic: the work waits on a latch while the test takes the
- * claim over with an UPDATE of its own, as another instance's takeover would.
+ * claim over with an UPDATE of its own, as another instance's takeover would. On every database.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbcTakeoverTests {
+class JdbcTakeoverTests extends OnEveryDatabase {
 
-    private final JdbcFixture records = new JdbcFixture("CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
-    private final JdbcTemplate jdbc = records.jdbc;
-    private final TransactionTemplate transactions = JdbcFixture.transactions(records.database);
+    private JdbcFixture records;
+    private JdbcTemplate jdbc;
+    private TransactionTemplate transactions;
 
-    @AfterAll
+    @Override
+    protected void open(Database database) {
+        records = new JdbcFixture(database, "CREATE TABLE IF NOT EXISTS jdbc_takeover_payments (id text)");
+        jdbc = records.jdbc;
+        transactions = JdbcFixture.transactions(records.database);
+    }
+
+    @AfterParameterizedClassInvocation(injectArguments = false)
     void close() {
         records.close();
     }
@@ -90,7 +98,8 @@ class JdbcTakeoverTests {
     private void takeOver(String key) {
         assertThat(jdbc.update(
                         "UPDATE idempotency_request SET owner = 'another-instance',"
-                                + " expires_at = clock_timestamp() + INTERVAL '1 hour'"
+                                + " expires_at = "
+                                + records.inMillis(Duration.ofHours(1).toMillis())
                                 + " WHERE record_key = ? AND state = 'P'",
                         recordKey(key)))
                 .isEqualTo(1);

@@ -13,7 +13,8 @@ import dev.idempotency.key.RedisKeys;
 import dev.idempotency.redis.RedisIdempotency;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
-import dev.idempotency.testsupport.Postgres;
+import dev.idempotency.testsupport.Database;
+import dev.idempotency.testsupport.OnEveryDatabase;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import dev.idempotency.token.TokenExecutor;
@@ -22,10 +23,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -35,33 +34,33 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The {@code TOKEN} contract on the JDBC record store, on a real PostgreSQL (the shipped schema): a token is used by
+ * The {@code TOKEN} contract on the JDBC record store, on every database (the shipped schema): a token is used by
  * one submit however many race for it, is unknown elsewhere and after its time, comes back when the work fails or its
  * transaction rolls back, and is purged with the records.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class JdbcTokenStoreTests {
+class JdbcTokenStoreTests extends OnEveryDatabase {
 
     private static final Duration TTL = Duration.ofMinutes(10);
 
-    private final DataSource dataSource = Postgres.dataSource();
-    private final JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-    private final TransactionTemplate transactions =
-            new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    private DataSource dataSource;
+    private JdbcTemplate jdbc;
+    private TransactionTemplate transactions;
     private final RedisKeys keys = new RedisKeys("jdbc-token-test:" + UUID.randomUUID() + ":");
     private JdbcRequestIdStore records;
     private TokenExecutor tokens;
 
-    @BeforeAll
-    void createSchema() {
-        new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                .execute(dataSource);
+    @Override
+    protected void open(Database database) {
+        dataSource = database.dataSource();
+        jdbc = new JdbcTemplate(dataSource);
+        transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+        new ResourceDatabasePopulator(new ClassPathResource(database.schemaScript())).execute(dataSource);
         jdbc.execute("CREATE TABLE IF NOT EXISTS jdbc_token_feedback (token_scope text, body text)");
         records = JdbcRequestIdStore.open(JdbcStore.of(dataSource), StoreListener.NONE);
         tokens = new TokenStrategy(new JdbcTokenStore(records.connections(), records.table()), keys);
     }
 
-    @AfterAll
+    @AfterParameterizedClassInvocation(injectArguments = false)
     void close() {
         records.close();
     }
