@@ -7,11 +7,12 @@
 #   # defect: what it re-introduces (which wave or issue)
 #   # checker: the properties, as surefire's -Dtest (e.g. PromiseTests#mvcRender)
 #   # history: a kept history to replay as well (KeptHistoryTests -Dpromise.history=...), optional
+#   # tries: histories per property for this patch, optional (a defect that few histories reach needs more)
 # A patch is caught when the checker's tests fail on it, survived when they pass, and an error when it does not
 # apply or the build fails before any test ran (not counted as killed).
 #
 # Usage: scripts/kill-rate.sh [--tries N] [--baseline] [PATCH...]
-#   --tries N     histories per property (default 10; a normal build draws 2, scripts/soak.sh --long 100)
+#   --tries N     histories per property where a patch names none (default 10; a build draws 2, soak.sh --long 100)
 #   --baseline    instead, run the union of the patches' properties and kept histories on the unpatched tree once:
 #                 the checker must pass there, or a kill means nothing
 #   PATCH...      only these patches (default: every scripts/mutations/*.patch)
@@ -53,10 +54,10 @@ trap 'git -C "$root" worktree remove --force "$tree" 2>/dev/null || true' EXIT
 
 header() { sed -n "s/^# $1: //p" "$2" | head -n 1; }
 
-# Runs the checker in the copy: $1 the -Dtest selection, $2 a kept history or empty, $3 the log.
+# Runs the checker in the copy: $1 the -Dtest selection, $2 a kept history or empty, $3 the log, $4 the tries.
 checker() {
   local args=(-B -pl idempotency-reliability-tests -am -DskipUpstreamTests -Dsurefire.failIfNoSpecifiedTests=false
-    "-Dtest=$1" "-Djqwik.tries.default=$tries" -Dpromise.shrink-seconds=0 -Dspotless.check.skip=true verify)
+    "-Dtest=$1" "-Djqwik.tries.default=$4" -Dpromise.shrink-seconds=0 -Dspotless.check.skip=true verify)
   if [[ -n "$2" ]]; then
     args+=("-Dpromise.history=$2")
   fi
@@ -66,6 +67,9 @@ checker() {
   fi
   (cd "$tree" && "${lock[@]}" ./mvnw "${args[@]}") >"$3" 2>&1
 }
+
+# The build's own time from a log (Maven's "Total time"), without the wait for the lock.
+build_time() { sed -n 's/^\[INFO\] Total time: *//p' "$1" | tail -n 1; }
 
 # caught, survived or error, from a run's exit status ($1) and log ($2).
 verdict() {
@@ -91,31 +95,34 @@ if $baseline; then
   log=$out/baseline.log
   echo "Baseline (unpatched $(git -C "$tree" rev-parse --short HEAD)): -Dtest=$dtest, $tries tries, every kept history"
   set +e
-  checker "$dtest" "" "$log"
+  checker "$dtest" "" "$log" "$tries"
   status=$?
   set -e
   result=$(verdict $status "$log")
-  echo "baseline: $result in $((SECONDS - started)) s ($log)"
+  echo "baseline: $result (build $(build_time "$log"), $((SECONDS - started)) s with the lock's wait; $log)"
   [[ $result == survived ]] # the checker passes: nothing to kill
   exit
 fi
 
-printf '%-42s %-8s %6s  %s\n' patch result time checker | tee "$out/results.txt"
+printf '%-42s %-8s %5s %10s  %s\n' patch result tries build checker | tee "$out/results.txt"
 : >"$out/results.tsv"
 killed=0 errors=0 total=0
 for patch in "${patches[@]}"; do
   name=$(basename "$patch" .patch)
   tests=$(header checker "$patch")
   history=$(header history "$patch")
+  n=$(header tries "$patch")
+  n=${n:-$tries}
   dtest=$tests${history:+,KeptHistoryTests}
   log=$out/$name.log
-  at=$SECONDS
   git -C "$tree" reset -q --hard
+  # Each patch from fresh seeds: jqwik would first replay the history that failed on the patch before.
+  rm -rf "$tree/idempotency-reliability-tests/target/jqwik-database"
   if ! git -C "$tree" apply "$patch" 2>"$log"; then
     result=error
   else
     set +e
-    checker "$dtest" "$history" "$log"
+    checker "$dtest" "$history" "$log" "$n"
     status=$?
     set -e
     result=$(verdict $status "$log")
@@ -124,11 +131,12 @@ for patch in "${patches[@]}"; do
   total=$((total + 1))
   [[ $result == caught ]] && killed=$((killed + 1))
   [[ $result == error ]] && errors=$((errors + 1))
-  printf '%-42s %-8s %5ss  %s%s\n' "$name" "$result" $((SECONDS - at)) "$tests" "${history:+ + $(basename "$history")}" \
-    | tee -a "$out/results.txt"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$result" $((SECONDS - at)) "$tests" "$history" >>"$out/results.tsv"
+  took=$(build_time "$log")
+  printf '%-42s %-8s %5s %10s  %s%s\n' "$name" "$result" "$n" "${took:--}" "$tests" \
+    "${history:+ + $(basename "$history")}" | tee -a "$out/results.txt"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$result" "$n" "${took:--}" "$tests" "$history" >>"$out/results.tsv"
 done
 
-echo "tries per property: $tries; total time: $((SECONDS - started)) s; errors (not applied or not built): $errors" \
+echo "total time: $((SECONDS - started)) s (with the lock's waits); errors (not applied or not built): $errors" \
   | tee -a "$out/results.txt"
 echo "mutations killed: $killed of $total" | tee -a "$out/results.txt"
