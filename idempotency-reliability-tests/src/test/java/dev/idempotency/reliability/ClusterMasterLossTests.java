@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Dedicated;
 import dev.idempotency.testsupport.RedisCluster;
 import dev.idempotency.testsupport.RedisServer;
@@ -62,7 +63,7 @@ class ClusterMasterLossTests {
             Supplier<String> work = () -> {
                 runs.incrementAndGet();
                 started.countDown();
-                await(release);
+                Await.latch(release, "release");
                 return "done";
             };
             List<CompletableFuture<String>> first = keys.callAll(app, work);
@@ -153,17 +154,6 @@ class ClusterMasterLossTests {
         Map<String, Integer> outcomes = new TreeMap<>();
         calls.forEach(call -> outcomes.merge(call.join(), 1, Integer::sum));
         return outcomes;
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the work was never released");
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 
     /** Record keys, lock resources and tokens whose keys live on one master, and calls of each. */

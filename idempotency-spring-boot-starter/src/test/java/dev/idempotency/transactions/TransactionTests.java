@@ -7,6 +7,7 @@ import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.TokenAlreadyUsedException;
 import dev.idempotency.spi.Futures;
 import dev.idempotency.stacks.ContractApplication;
+import dev.idempotency.testsupport.Await;
 import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.transactions.TransactionApplication.Setup;
 import java.time.Duration;
@@ -156,7 +157,7 @@ class TransactionTests {
         CountDownLatch takenOver = new CountDownLatch(1);
         orders.pauseAfterInsert(id, () -> {
             working.countDown();
-            await(takenOver);
+            Await.latch(takenOver, "takenOver");
         });
         CompletableFuture<Integer> running = CompletableFuture.supplyAsync(() -> {
             try {
@@ -165,7 +166,7 @@ class TransactionTests {
                 throw new CompletionException(ex);
             }
         });
-        await(working);
+        Await.latch(working, "working");
         assertThat(new JdbcTemplate(ContractApplication.JdbcRecords.postgres())
                         .update(
                                 "UPDATE idempotency_request SET owner = 'another-instance', expires_at ="
@@ -179,15 +180,6 @@ class TransactionTests {
             return running.get(30, TimeUnit.SECONDS);
         } catch (ExecutionException ex) {
             throw Futures.unwrap(ex);
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.idempotency.testsupport;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -29,6 +31,18 @@ public final class Await {
 
     public static void until(Duration timeout, String what, BooleanSupplier condition) {
         until(timeout, what, condition, () -> "");
+    }
+
+    /** Waits for {@code latch} to open, at most 30 seconds; fails naming the latch ({@code what}) when it never does. */
+    public static void latch(CountDownLatch latch, String what) {
+        try {
+            if (!latch.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("Timed out after 30 s waiting for the latch '" + what + "'");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while waiting for the latch '" + what + "'", e);
+        }
     }
 
     static void sleep(long millis) {

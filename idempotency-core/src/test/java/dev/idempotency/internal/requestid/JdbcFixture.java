@@ -1,7 +1,5 @@
 package dev.idempotency.internal.requestid;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.idempotency.internal.Scheduling;
 import dev.idempotency.internal.lease.LeaseRenewer;
 import dev.idempotency.jdbc.JdbcStore;
@@ -14,8 +12,6 @@ import dev.idempotency.testsupport.Postgres;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.springframework.core.io.ClassPathResource;
@@ -84,15 +80,6 @@ final class JdbcFixture implements AutoCloseable {
         DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
         transactionManager.addListener(RedisIdempotency.transactionListener());
         return new TransactionTemplate(transactionManager);
-    }
-
-    static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 
     @Override

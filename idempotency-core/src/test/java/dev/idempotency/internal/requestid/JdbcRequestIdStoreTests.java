@@ -158,7 +158,7 @@ class JdbcRequestIdStoreTests {
                 call(key),
                 () -> {
                     started.countDown();
-                    await(finish);
+                    Await.latch(finish, "finish");
                     return "original";
                 },
                 TEXT));
@@ -319,11 +319,11 @@ class JdbcRequestIdStoreTests {
                         transactions.executeWithoutResult(status -> order(key, 1));
                         doomedRenewer.close(); // the process "dies": no more renewals, no answer
                         committed.countDown();
-                        await(never);
+                        Await.latch(never, "never");
                         return "never answered";
                     },
                     TEXT));
-            await(committed);
+            Await.latch(committed, "committed");
             assertThat(state(key)).isEqualTo("D");
             Await.until(Duration.ofSeconds(30), "the dead owner's lease to run out", () -> {
                 try {
@@ -454,15 +454,6 @@ class JdbcRequestIdStoreTests {
         DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(dataSource);
         transactionManager.addListener(RedisIdempotency.transactionListener());
         return transactionManager;
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 
     private String orderInTransaction(String key, int run) {

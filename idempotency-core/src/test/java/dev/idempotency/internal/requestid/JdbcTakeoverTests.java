@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.Await;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -62,7 +63,7 @@ class JdbcTakeoverTests {
         CountDownLatch takenOver = new CountDownLatch(1);
         CompletableFuture<String> caller =
                 CompletableFuture.supplyAsync(() -> payment.apply(key).run(working, takenOver));
-        JdbcFixture.await(working);
+        Await.latch(working, "working");
         takeOver(key);
         takenOver.countDown();
 
@@ -81,7 +82,7 @@ class JdbcTakeoverTests {
     private String pay(String key, CountDownLatch working, CountDownLatch takenOver) {
         jdbc.update("INSERT INTO jdbc_takeover_payments (id) VALUES (?)", key);
         working.countDown();
-        JdbcFixture.await(takenOver);
+        Await.latch(takenOver, "takenOver");
         return "paid";
     }
 

@@ -16,6 +16,7 @@ import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.support.StoreContract;
+import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.Topologies;
 import java.nio.charset.StandardCharsets;
@@ -317,7 +318,7 @@ class RequestIdContractTests extends StoreContract {
                 call(key, Duration.ZERO),
                 () -> {
                     running.countDown();
-                    await(finish);
+                    Await.latch(finish, "finish");
                     return "original";
                 },
                 ResultCodec.utf8()));
@@ -485,15 +486,6 @@ class RequestIdContractTests extends StoreContract {
 
     static byte[] bytes(String value) {
         return value.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static void await(CountDownLatch latch) {
-        try {
-            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
     }
 
     static void sleep(long millis) {

@@ -19,6 +19,12 @@ final class Bench implements AutoCloseable {
     private final Lazy<Backend> replicated = new Lazy<>(Backend::replicated);
     private final Lazy<ConfigurableApplicationContext> mvc =
             new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, durable.get()));
+    /** Two instances on the same Redis, sharing one ledger: {@code -two} paths call both. */
+    private final Lazy<ConfigurableApplicationContext> mvcFirstOfTwo =
+            new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, durable.get(), "promise.ledger=shared"));
+
+    private final Lazy<ConfigurableApplicationContext> mvcSecondOfTwo =
+            new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, durable.get(), "promise.ledger=shared"));
     private final Lazy<ConfigurableApplicationContext> mvcOneThread = new Lazy<>(() -> PromiseApp.start(
             WebApplicationType.SERVLET,
             durable.get(),
@@ -50,9 +56,12 @@ final class Bench implements AutoCloseable {
         boolean isReplicated = path.endsWith("-replicated");
         Backend backend = (isReplicated ? replicated : durable).get();
         ConfigurableApplicationContext app = app(path, history);
+        String endpoint = path.replace("-replicated", "").replace("-two", "");
         Caller caller = path.equals("kafka")
                 ? (guard == Guard.LOCK ? kafkaLock : kafkaRequestId).get()
-                : new HttpCaller(PromiseApp.port(app), path.replace("-replicated", ""), guard);
+                : path.endsWith("-two")
+                        ? new HttpCaller(endpoint, guard, PromiseApp.port(app), PromiseApp.port(mvcSecondOfTwo.get()))
+                        : new HttpCaller(endpoint, guard, PromiseApp.port(app));
         Ledger ledger = app.getBean(Ledger.class);
         HistoryRunner.Played played = new HistoryRunner(backend, ledger).play(history, caller);
         List<Ledger.Execution> runs = ledger.ended().stream()
@@ -66,11 +75,12 @@ final class Bench implements AutoCloseable {
         List<String> violations =
                 new ArrayList<>(PromiseChecker.check(played, ledger.ended(), ledger.running(), guard));
         violations.addAll(Oracle.judge(
-                PathContract.of(path.replace("-replicated", ""), guard),
+                PathContract.of(endpoint, guard),
                 played.keyPrefix(),
                 played.records(),
                 runs,
-                history.fault().span() > 0));
+                ledger.lossReports(),
+                history.fault().span() > 0 || history.then().span() > 0));
         backend.clearLeftovers(); // reported above; a history that follows must not inherit them
         return new Judged(played, runs, violations);
     }
@@ -78,6 +88,9 @@ final class Bench implements AutoCloseable {
     private ConfigurableApplicationContext app(String path, History history) {
         if (path.endsWith("-replicated")) {
             return mvcReplicated.get();
+        }
+        if (path.endsWith("-two")) {
+            return mvcFirstOfTwo.get();
         }
         if (path.startsWith("webflux")) {
             return webflux.get();
@@ -104,7 +117,8 @@ final class Bench implements AutoCloseable {
     public void close() {
         kafkaRequestId.close(KafkaCaller::close);
         kafkaLock.close(KafkaCaller::close);
-        for (Lazy<ConfigurableApplicationContext> app : List.of(mvc, mvcOneThread, webflux, mvcReplicated, kafka)) {
+        for (Lazy<ConfigurableApplicationContext> app :
+                List.of(mvc, mvcFirstOfTwo, mvcSecondOfTwo, mvcOneThread, webflux, mvcReplicated, kafka)) {
             app.close(ConfigurableApplicationContext::close);
         }
         broker.close(EmbeddedKafkaKraftBroker::destroy);

@@ -6,12 +6,18 @@ import java.util.stream.IntStream;
 
 /**
  * One history: calls by several clients on a few keys of one entry path, each ending its own way, the work each key's
- * calls send, at most one fault, maybe one request thread only. Drawn by jqwik from {@link Histories}, so that every
+ * calls send, at most two faults, maybe one request thread only. Drawn by jqwik from {@link Histories}, so that every
  * field shrinks; written and read by {@link HistoryFile}, so that a shrunk history is kept and replayed.
  *
  * @param works the work of key {@code k} is {@code works.get(k)} (every call on a key sends the same work)
+ * @param then a second fault, from {@code then.at()} ms after the first one ended; a span of 0 is none
  */
-public record History(List<Call> calls, List<Work> works, Fault fault, boolean oneThread) {
+public record History(List<Call> calls, List<Work> works, Fault fault, Fault then, boolean oneThread) {
+
+    /** A history with one fault at most. */
+    public History(List<Call> calls, List<Work> works, Fault fault, boolean oneThread) {
+        this(calls, works, fault, Fault.NONE, oneThread);
+    }
 
     /** How a caller ends its call. */
     public enum Ending {
@@ -96,6 +102,7 @@ public record History(List<Call> calls, List<Work> works, Fault fault, boolean o
                 .mapToObj(key -> " k" + key + "=" + works.get(key))
                 .collect(Collectors.joining());
         return "calls [" + calls.stream().map(Call::toString).collect(Collectors.joining(", ")) + "], work" + jobs
-                + ", fault " + fault + (oneThread ? ", one request thread" : "");
+                + ", fault " + fault + (then.span() == 0 ? "" : ", then " + then + " after it")
+                + (oneThread ? ", one request thread" : "");
     }
 }

@@ -18,6 +18,7 @@ import java.util.List;
  * guard: TOKEN                REQUEST_ID, TOKEN or LOCK
  * one-thread: false           true: the Spring MVC application with one request thread
  * fault: DROP_REPLIES 238 378 kind, at (ms), for (ms); or: none
+ * then: SIGSTOP 50 400        a second fault (optional): kind, ms after the first ended, for (ms)
  * work: ok 643                outcome and ms of key 0's work; then key 1's, key 2's (3 lines in all)
  * call: 0 269 WAITS 0         key, at (ms), ending, ends after (ms); one line a call, in order
  * </pre>
@@ -32,6 +33,7 @@ record HistoryFile(String path, Guard guard, History history) {
         Guard guard = null;
         boolean oneThread = false;
         History.Fault fault = History.Fault.NONE;
+        History.Fault then = History.Fault.NONE;
         List<History.Work> works = new ArrayList<>();
         List<History.Call> calls = new ArrayList<>();
         for (String line : lines(file)) {
@@ -44,11 +46,8 @@ record HistoryFile(String path, Guard guard, History history) {
                 case "path" -> path = value[0];
                 case "guard" -> guard = Guard.valueOf(value[0]);
                 case "one-thread" -> oneThread = Boolean.parseBoolean(value[0]);
-                case "fault" ->
-                    fault = value[0].equals("none")
-                            ? History.Fault.NONE
-                            : new History.Fault(
-                                    History.Fault.Kind.valueOf(value[0]), number(value[1]), number(value[2]));
+                case "fault" -> fault = fault(value);
+                case "then" -> then = fault(value);
                 case "work" -> works.add(new History.Work(value[0], number(value[1])));
                 case "call" ->
                     calls.add(new History.Call(
@@ -60,7 +59,18 @@ record HistoryFile(String path, Guard guard, History history) {
             throw new IllegalArgumentException(
                     file + ": needs a path, a guard, " + Histories.KEYS + " work lines and a call");
         }
-        return new HistoryFile(path, guard, new History(List.copyOf(calls), List.copyOf(works), fault, oneThread));
+        return new HistoryFile(
+                path, guard, new History(List.copyOf(calls), List.copyOf(works), fault, then, oneThread));
+    }
+
+    private static History.Fault fault(String[] value) {
+        return value[0].equals("none")
+                ? History.Fault.NONE
+                : new History.Fault(History.Fault.Kind.valueOf(value[0]), number(value[1]), number(value[2]));
+    }
+
+    private static String text(History.Fault fault) {
+        return fault.span() == 0 ? "none" : fault.kind() + " " + fault.at() + " " + fault.span();
     }
 
     /** Writes this history, with {@code comment} (its violations) on top, to {@code file}. */
@@ -71,10 +81,10 @@ record HistoryFile(String path, Guard guard, History history) {
         text.append("path: ").append(path).append('\n');
         text.append("guard: ").append(guard).append('\n');
         text.append("one-thread: ").append(history.oneThread()).append('\n');
-        History.Fault fault = history.fault();
-        text.append("fault: ")
-                .append(fault.span() == 0 ? "none" : fault.kind() + " " + fault.at() + " " + fault.span())
-                .append('\n');
+        text.append("fault: ").append(text(history.fault())).append('\n');
+        if (history.then().span() > 0) {
+            text.append("then: ").append(text(history.then())).append('\n');
+        }
         history.works()
                 .forEach(work -> text.append("work: ")
                         .append(work.outcome())

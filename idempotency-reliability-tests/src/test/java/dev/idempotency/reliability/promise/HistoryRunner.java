@@ -22,10 +22,10 @@ final class HistoryRunner {
 
     /**
      * How long locks and claims may outlive the history: a lease (2 s: a claim or release that Redis ran after its
-     * caller timed out, during a fault, expires with it), plus the longest work (0.8 s), plus slack for a loaded
-     * machine.
+     * caller timed out, during a fault, expires with it), plus the longest work (4.5 s, in the lease regime), plus
+     * slack for a loaded machine.
      */
-    private static final Duration QUIET_DEADLINE = Duration.ofSeconds(6);
+    private static final Duration QUIET_DEADLINE = Duration.ofSeconds(10);
 
     private static final AtomicInteger RUNS = new AtomicInteger();
 
@@ -79,12 +79,8 @@ final class HistoryRunner {
                         call.at(),
                         TimeUnit.MILLISECONDS));
             }
-            if (fault.span() > 0) {
-                clients.schedule(() -> backend.begin(fault.kind()), fault.at(), TimeUnit.MILLISECONDS)
-                        .get(30, TimeUnit.SECONDS);
-                clients.schedule(() -> backend.end(fault.kind()), fault.span(), TimeUnit.MILLISECONDS)
-                        .get(30, TimeUnit.SECONDS);
-            }
+            inject(clients, fault);
+            inject(clients, history.then()); // from the end of the first
             for (Future<SentCall> call : calls) {
                 sent.add(call.get(30, TimeUnit.SECONDS));
             }
@@ -105,6 +101,16 @@ final class HistoryRunner {
         }
         // The last calls' own stray claims (a claim Redis ran after its caller timed out) may outlive them by a lease.
         return new Played(prefix, answers, records, began, lingering, quiet(prefix));
+    }
+
+    /** Begins {@code fault} {@code fault.at()} ms from now and ends it {@code fault.span()} ms later; none if 0. */
+    private void inject(ScheduledExecutorService clients, History.Fault fault) throws Exception {
+        if (fault.span() > 0) {
+            clients.schedule(() -> backend.begin(fault.kind()), fault.at(), TimeUnit.MILLISECONDS)
+                    .get(30, TimeUnit.SECONDS);
+            clients.schedule(() -> backend.end(fault.kind()), fault.span(), TimeUnit.MILLISECONDS)
+                    .get(30, TimeUnit.SECONDS);
+        }
     }
 
     /**

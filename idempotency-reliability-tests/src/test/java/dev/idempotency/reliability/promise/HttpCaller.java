@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
 /**
  * The HTTP clients of one entry path and strategy: each call waits, times out, disconnects (RST) or sends another
  * payload, as the history says. Under {@code TOKEN}, each key is one token, fetched from the token endpoint before
- * its first call.
+ * its first call. With two application instances on the same Redis, a call goes to the instance its send time picks
+ * (even or odd ms, so that it shrinks to the first), and each attempt of a last call to the next instance.
  */
 final class HttpCaller implements Caller {
 
@@ -29,12 +30,13 @@ final class HttpCaller implements Caller {
     private final HttpClient client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final Map<String, String> tokens = new ConcurrentHashMap<>();
-    private final int port;
+    private final int[] ports;
     private final String path;
     private final Guard guard;
 
-    HttpCaller(int port, String path, Guard guard) {
-        this.port = port;
+    /** Calls {@code path} under {@code guard} on the instances listening on {@code ports}. */
+    HttpCaller(String path, Guard guard, int... ports) {
+        this.ports = ports.clone();
         this.path = path;
         this.guard = guard;
     }
@@ -48,28 +50,30 @@ final class HttpCaller implements Caller {
 
     @Override
     public Answer call(History.Call call, String key, Job job, String id) throws Exception {
+        int port = ports[call.at() % ports.length];
         return switch (call.ending()) {
             case DISCONNECTS ->
-                LeavingClient.leave(port, request(key, job, id), call.endAfter(), false, id, call.key());
+                LeavingClient.leave(port, request(port, key, job, id), call.endAfter(), false, id, call.key());
             case READS_SLOWLY ->
-                LeavingClient.leave(port, request(key, job, id), call.endAfter(), true, id, call.key());
+                LeavingClient.leave(port, request(port, key, job, id), call.endAfter(), true, id, call.key());
             case TIMES_OUT -> {
                 try {
-                    yield exchange(key, job, id, call.key(), false, Duration.ofMillis(call.endAfter()));
+                    yield exchange(port, key, job, id, call.key(), false, Duration.ofMillis(call.endAfter()));
                 } catch (HttpTimeoutException gaveUp) {
                     yield Answer.none(id, call.key());
                 }
             }
-            default -> exchange(key, job, id, call.key(), false, PATIENCE);
+            default -> exchange(port, key, job, id, call.key(), false, PATIENCE);
         };
     }
 
     @Override
     public Answer last(int index, String key, Job job, String id) throws Exception {
-        return exchange(key, job, id, index, true, PATIENCE);
+        int attempt = Integer.parseInt(id.substring(id.lastIndexOf('-') + 1));
+        return exchange(ports[attempt % ports.length], key, job, id, index, true, PATIENCE);
     }
 
-    private Answer exchange(String key, Job job, String id, int index, boolean last, Duration timeout)
+    private Answer exchange(int port, String key, Job job, String id, int index, boolean last, Duration timeout)
             throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + target(key)))
                 .timeout(timeout)
@@ -96,7 +100,7 @@ final class HttpCaller implements Caller {
     }
 
     /** The raw HTTP/1.1 request of a call, for a client that leaves early. */
-    private byte[] request(String key, Job job, String id) {
+    private byte[] request(int port, String key, Job job, String id) {
         byte[] body = json(job).getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder("POST " + target(key) + " HTTP/1.1\r\n")
                 .append("Host: 127.0.0.1:")
@@ -130,7 +134,7 @@ final class HttpCaller implements Caller {
             try {
                 while (true) {
                     HttpResponse<String> issued = client.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[0]
                                             + "/idempotency/tokens?operation=" + ServletPaths.TOKEN_GROUP))
                                     .timeout(PATIENCE)
                                     .POST(HttpRequest.BodyPublishers.noBody())

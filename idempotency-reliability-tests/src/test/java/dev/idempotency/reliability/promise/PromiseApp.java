@@ -14,6 +14,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.kafka.listener.DefaultErrorHandler;
@@ -25,9 +26,12 @@ import org.springframework.util.backoff.FixedBackOff;
 @Import({PromiseApp.Servlet.class, PromiseApp.Reactive.class, PromiseApp.Kafka.class})
 public class PromiseApp {
 
+    /** The ledger of the instances started with {@code promise.ledger=shared}: two instances of one deployment. */
+    private static final Ledger SHARED_LEDGER = new Ledger();
+
     @Bean
-    Ledger ledger() {
-        return new Ledger();
+    Ledger ledger(Environment environment) {
+        return "shared".equals(environment.getProperty("promise.ledger")) ? SHARED_LEDGER : new Ledger();
     }
 
     @Bean

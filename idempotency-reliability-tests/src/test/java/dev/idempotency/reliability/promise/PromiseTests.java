@@ -222,6 +222,44 @@ class PromiseTests {
         promiseHolds("mvc-sync-replicated", Guard.REQUEST_ID, history);
     }
 
+    @Provide
+    Arbitrary<History> leases() {
+        return Histories.leaseRegime();
+    }
+
+    /**
+     * The lease regime: work outlasts its lease while Redis cannot renew it, so a duplicate may run beside it; the
+     * oracle excuses that only after the first run's lease was lost, and checks that the loss was reported.
+     */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncLeaseLapses(@ForAll("leases") History history, @ForAll Guard guard, @ForAll("instances") String path)
+            throws Exception {
+        promiseHolds(path, guard, history);
+    }
+
+    /** One application instance, or two on the same Redis ({@code mvc-sync-two}: calls alternate between them). */
+    @Provide
+    Arbitrary<String> instances() {
+        return Arbitraries.of("mvc-sync", "mvc-sync-two");
+    }
+
+    @Provide
+    Arbitrary<History> twoFaults() {
+        return Histories.twoFaults();
+    }
+
+    /** Two faults in one history, the second soon after the first. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncTwoFaults(@ForAll("twoFaults") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-sync", guard, history);
+    }
+
+    /** A second application instance on the same Redis: a retry may reach the instance that did not claim. */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncTwoInstances(@ForAll("durable") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-sync-two", guard, history);
+    }
+
     private void promiseHolds(String path, Guard guard, History history) throws Exception {
         if (firstFailure != 0 && System.nanoTime() - firstFailure > SHRINK_BUDGET.toNanos()) {
             return; // shrinking has had its time: this candidate is not played

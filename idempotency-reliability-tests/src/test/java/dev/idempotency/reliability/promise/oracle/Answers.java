@@ -87,7 +87,7 @@ final class Answers {
 
     /** Any other answer of a call that did not run must be the kept answer, replayed. */
     private static void replay(PathContract contract, KeyModel model, CallRecord call, List<String> out) {
-        Ledger.Execution kept = model.kept();
+        Ledger.Execution kept = model.keptAnswering(call.body());
         if (kept == null) {
             out.add("same answer: " + call + " without running, but no run of its key was kept");
             return;
@@ -105,7 +105,7 @@ final class Answers {
         if (contract.replayHeader() && !call.replayed()) {
             out.add("same answer: " + call + " is the kept answer without Idempotent-Replayed: true");
         }
-        if (!Objects.equals(model.keptPayload(), call.payload())) {
+        if (!Objects.equals(model.payloadOf(kept), call.payload())) {
             out.add("payload: " + call + " got the kept answer, but its payload differs from the kept one (422 due)");
         }
         if (kept.end() == 0 || kept.end() > call.completed()) {

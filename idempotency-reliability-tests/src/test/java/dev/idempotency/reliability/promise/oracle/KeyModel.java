@@ -33,8 +33,11 @@ final class KeyModel {
                 .sorted(Comparator.comparingLong(Ledger.Execution::start))
                 .toList();
         this.kept = this.runs.stream()
-                .filter(run -> contract.keeps(run.outcome()))
+                .filter(run -> contract.keeps(run.outcome()) && run.leaseHeld())
                 .findFirst()
+                .or(() -> this.runs.stream()
+                        .filter(run -> contract.keeps(run.outcome()))
+                        .findFirst())
                 .orElse(null);
     }
 
@@ -42,7 +45,10 @@ final class KeyModel {
         return runs;
     }
 
-    /** The first run whose outcome is kept, if any: its answer is the one replayed. */
+    /**
+     * The first run whose outcome is kept and that held its lease to its end, else the first run whose outcome is kept,
+     * if any: its answer is the one replayed. (A run whose lease was lost may or may not have stored its answer.)
+     */
     Ledger.@Nullable Execution kept() {
         return kept;
     }
@@ -50,7 +56,27 @@ final class KeyModel {
     /** The payload the kept run was sent with (its digest, in the model), if any. */
     @Nullable
     String keptPayload() {
-        return kept == null ? null : call(kept.call()).map(CallRecord::payload).orElse(null);
+        return payloadOf(kept);
+    }
+
+    /** The payload {@code run} was sent with, if any. */
+    @Nullable
+    String payloadOf(Ledger.@Nullable Execution run) {
+        return run == null ? null : call(run.call()).map(CallRecord::payload).orElse(null);
+    }
+
+    /**
+     * The run whose answer {@code body} is, if it may be the key's stored answer: the kept run, or one of a kept
+     * outcome that lost its lease (its completion may have landed before another run claimed the key); else the kept
+     * run.
+     */
+    Ledger.@Nullable Execution keptAnswering(String body) {
+        return runs.stream()
+                .filter(run -> contract.keeps(run.outcome())
+                        && !run.leaseHeld()
+                        && run.answer().equals(body))
+                .findFirst()
+                .orElse(kept);
     }
 
     List<Ledger.Execution> runsOf(String call) {

@@ -150,21 +150,44 @@ class OracleTests {
 
     @Test
     void twoOverlappingLockHoldersAreRejected() {
-        Ledger.Execution first = new Ledger.Execution(1, "c0", "p0", 7, 10, 50, "ok", true, "exec-1");
-        Ledger.Execution second = new Ledger.Execution(2, "c1", "p0", 8, 40, 90, "ok", true, "exec-2");
+        Ledger.Execution first = new Ledger.Execution(1, "c0", "p0", 7, 10, 50, "ok", true, Long.MAX_VALUE, "exec-1");
+        Ledger.Execution second = new Ledger.Execution(2, "c1", "p0", 8, 40, 90, "ok", true, Long.MAX_VALUE, "exec-2");
         List<CallRecord> calls =
                 List.of(own("c0", 200, "exec-1"), answered("c1", 0, 5, 95, 200, "exec-2", false, null));
         assertThat(judge(MVC_LOCK, calls, first, second))
                 .singleElement()
                 .asString()
                 .contains("still ran");
-        Ledger.Execution after = new Ledger.Execution(2, "c1", "p0", 6, 60, 90, "ok", true, "exec-2");
+        Ledger.Execution after = new Ledger.Execution(2, "c1", "p0", 6, 60, 90, "ok", true, Long.MAX_VALUE, "exec-2");
         assertThat(judge(MVC_LOCK, calls, first, after))
                 .singleElement()
                 .asString()
                 .contains("fencing token");
-        Ledger.Execution later = new Ledger.Execution(2, "c1", "p0", 8, 60, 90, "ok", true, "exec-2");
+        Ledger.Execution later = new Ledger.Execution(2, "c1", "p0", 8, 60, 90, "ok", true, Long.MAX_VALUE, "exec-2");
         assertThat(judge(MVC_LOCK, calls, first, later)).isEmpty();
+    }
+
+    @Test
+    void aSecondHolderIsExcusedOnlyAfterTheFirstLostItsLeaseAndTheLossWasReported() {
+        long s = 1_000_000_000L; // this rule compares with the report grace: times in ns here
+        Ledger.Execution lost = new Ledger.Execution(1, "c0", "p0", 7, 0, 4 * s, "ok", false, 2 * s, "exec-1");
+        List<CallRecord> calls = List.of(
+                answered("c0", 0, 0, 4 * s, 200, "exec-1", false, null),
+                answered("c1", 0, 2 * s, 4 * s, 200, "exec-2", false, null));
+        Ledger.Execution afterLoss =
+                new Ledger.Execution(2, "c1", "p0", 8, 3 * s, 4 * s, "ok", true, Long.MAX_VALUE, "exec-2");
+        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, afterLoss), List.of(2 * s + 50), true))
+                .isEmpty();
+        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, afterLoss), List.of(), true))
+                .singleElement()
+                .asString()
+                .contains("no loss was reported");
+        Ledger.Execution beforeLoss =
+                new Ledger.Execution(2, "c1", "p0", 8, s, 4 * s, "ok", true, Long.MAX_VALUE, "exec-2");
+        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, beforeLoss), List.of(2 * s + 50), true))
+                .singleElement()
+                .asString()
+                .contains("still ran");
     }
 
     @Test
@@ -228,11 +251,11 @@ class OracleTests {
     }
 
     private static List<String> judge(PathContract contract, List<CallRecord> calls, Ledger.Execution... runs) {
-        return Oracle.judge(contract, "p", calls, List.of(runs), false);
+        return Oracle.judge(contract, "p", calls, List.of(runs), List.of(), false);
     }
 
     private static Ledger.Execution run(String call, int key, long start, long end, String outcome, String answer) {
-        return new Ledger.Execution(start, call, "p" + key, 0, start, end, outcome, true, answer);
+        return new Ledger.Execution(start, call, "p" + key, 0, start, end, outcome, true, Long.MAX_VALUE, answer);
     }
 
     /** The call that ran {@link #C0_OK}: sent at 0, answered at 60. */
