@@ -45,7 +45,7 @@ class AsyncTimeoutTests {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"orders", "callable", "web-async-task", "deferred", "mono"})
+    @ValueSource(strings = {"orders", "callable", "web-async-task", "deferred", "mono", "mono-entity"})
     void theTimeoutAnswersRetryableAndTheWorkRunsOnToItsReplay(String handler) {
         String id = UUID.randomUUID().toString();
         String key = UUID.randomUUID().toString();

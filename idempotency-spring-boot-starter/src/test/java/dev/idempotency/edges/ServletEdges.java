@@ -146,6 +146,13 @@ public class ServletEdges {
         return Mono.fromFuture(() -> work.start(id));
     }
 
+    /** The same {@code Mono} as the body of a response entity, which Spring MVC handles as it handles the Mono. */
+    @PostMapping("/edge/mono-entity/{id}")
+    @Idempotent
+    public ResponseEntity<Mono<String>> monoEntity(@PathVariable String id) {
+        return ResponseEntity.ok(Mono.fromFuture(() -> work.start(id)));
+    }
+
     /** A stream under a lock, written once the test ends its work. */
     @PostMapping("/edge/export-stream/{sku}")
     @Idempotent(strategy = Strategy.LOCK, key = "#sku")

@@ -2,6 +2,7 @@ package dev.idempotency.reliability.promise;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Service;
 
 /**
@@ -32,6 +33,16 @@ public class BeanWork {
 
     private String run(String key, Job job) {
         return work.now(String.valueOf(CALL.get()), key, asBean(job)).getBody();
+    }
+
+    /** Runs {@code body} (which calls a protected method of this bean) on behalf of the caller {@code call}. */
+    static <T> T onBehalfOf(String call, Supplier<T> body) {
+        CALL.set(call);
+        try {
+            return body.get();
+        } finally {
+            CALL.remove();
+        }
     }
 
     /** A bean has no status: the work's {@code 5xx} is an exception. */

@@ -25,6 +25,10 @@ final class Bench implements AutoCloseable {
 
     private final Lazy<ConfigurableApplicationContext> mvcSecondOfTwo =
             new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, durable.get(), "promise.ledger=shared"));
+    /** Spring MVC with the REQUEST_ID records and the tokens in PostgreSQL ({@code -jdbc} paths). */
+    private final Lazy<ConfigurableApplicationContext> mvcJdbc =
+            new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, durable.get(), "idempotency.store=jdbc"));
+
     private final Lazy<ConfigurableApplicationContext> mvcOneThread = new Lazy<>(() -> PromiseApp.start(
             WebApplicationType.SERVLET,
             durable.get(),
@@ -56,7 +60,7 @@ final class Bench implements AutoCloseable {
         boolean isReplicated = path.endsWith("-replicated");
         Backend backend = (isReplicated ? replicated : durable).get();
         ConfigurableApplicationContext app = app(path, history);
-        String endpoint = path.replace("-replicated", "").replace("-two", "");
+        String endpoint = path.replaceAll("-(replicated|two|jdbc)$", "");
         Caller caller = path.equals("kafka")
                 ? (guard == Guard.LOCK ? kafkaLock : kafkaRequestId).get()
                 : path.endsWith("-two")
@@ -92,6 +96,9 @@ final class Bench implements AutoCloseable {
         if (path.endsWith("-two")) {
             return mvcFirstOfTwo.get();
         }
+        if (path.endsWith("-jdbc")) {
+            return mvcJdbc.get();
+        }
         if (path.startsWith("webflux")) {
             return webflux.get();
         }
@@ -118,7 +125,7 @@ final class Bench implements AutoCloseable {
         kafkaRequestId.close(KafkaCaller::close);
         kafkaLock.close(KafkaCaller::close);
         for (Lazy<ConfigurableApplicationContext> app :
-                List.of(mvc, mvcFirstOfTwo, mvcSecondOfTwo, mvcOneThread, webflux, mvcReplicated, kafka)) {
+                List.of(mvc, mvcFirstOfTwo, mvcSecondOfTwo, mvcJdbc, mvcOneThread, webflux, mvcReplicated, kafka)) {
             app.close(ConfigurableApplicationContext::close);
         }
         broker.close(EmbeddedKafkaKraftBroker::destroy);

@@ -88,13 +88,14 @@ final class HttpCaller implements Caller {
             return Answer.none(id, index); // the connection broke under the answer: the client saw nothing
         }
         Matcher type = PROBLEM_TYPE.matcher(response.body());
-        int newline = response.body().indexOf('\n');
+        String body = response.body().startsWith("data:") ? response.body().substring(5) : response.body(); // an event
+        int newline = body.indexOf('\n');
         return new Answer(
                 id,
                 index,
                 last,
                 response.statusCode(),
-                newline < 0 ? response.body() : response.body().substring(0, newline), // a large answer's padding
+                newline < 0 ? body : body.substring(0, newline), // a large answer's padding, an event's end
                 response.headers().firstValue("Idempotent-Replayed").isPresent(),
                 type.find() ? type.group(1) : null);
     }

@@ -1,9 +1,11 @@
 package dev.idempotency.reliability.promise;
 
 import dev.idempotency.kafka.KafkaErrorHandling;
+import dev.idempotency.testsupport.Postgres;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -15,15 +17,19 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.backoff.FixedBackOff;
 
 /** The application the promise checker drives: every entry path with the strategies that apply to it. */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({PromiseApp.Servlet.class, PromiseApp.Reactive.class, PromiseApp.Kafka.class})
+@Import({PromiseApp.Servlet.class, PromiseApp.Reactive.class, PromiseApp.Kafka.class, PromiseApp.JdbcRecords.class})
 public class PromiseApp {
 
     /** The ledger of the instances started with {@code promise.ledger=shared}: two instances of one deployment. */
@@ -46,6 +52,7 @@ public class PromiseApp {
         BeanWork.class,
         AsyncServletPaths.class,
         StreamPaths.class,
+        SsePaths.class,
         BeanAsyncWork.class,
         BeanAsyncPaths.class,
         RenderPaths.class
@@ -63,6 +70,38 @@ public class PromiseApp {
             ReactorResourceFactory resources = new ReactorResourceFactory();
             resources.setUseGlobalResources(false);
             return resources;
+        }
+    }
+
+    /**
+     * With {@code idempotency.store: jdbc}: the REQUEST_ID records and the tokens in the test JVM's PostgreSQL, with the
+     * shipped schema (locks stay in Redis), and the bean paths under a transaction their caller began.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(name = "idempotency.store", havingValue = "jdbc")
+    @Import(TransactionalPaths.class)
+    static class JdbcRecords {
+
+        private static final Lazy<DataSource> POSTGRES = new Lazy<>(() -> {
+            DataSource dataSource = Postgres.dataSource();
+            new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
+                    .execute(dataSource);
+            return dataSource;
+        });
+
+        @Bean
+        DataSource dataSource() {
+            return POSTGRES.get();
+        }
+
+        @Bean
+        DataSourceTransactionManager transactionManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+
+        @Bean
+        TransactionTemplate transactionTemplate(DataSourceTransactionManager transactionManager) {
+            return new TransactionTemplate(transactionManager);
         }
     }
 

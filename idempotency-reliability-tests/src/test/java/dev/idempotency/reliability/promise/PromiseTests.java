@@ -154,16 +154,20 @@ class PromiseTests {
         return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono");
     }
 
-    /** The same, with the paths that have no property of their own for a strategy: a stream cannot be replayed. */
+    /**
+     * The same, with the paths that have no property of their own for a strategy: a stream cannot be replayed.
+     * {@code mvc-sse} ({@link SsePaths}) is not drawn: its async timeout answers 503 while the work runs on, an open
+     * finding (src/test/resources/open-findings).
+     */
     @Provide
     Arbitrary<String> mvcAsyncOrStream() {
-        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream");
+        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-flux");
     }
 
     /** And {@code DeferredResult}, whose {@code TOKEN} handler has no property of its own. */
     @Provide
     Arbitrary<String> mvcAsyncOrStreamOrDeferred() {
-        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-deferred");
+        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-flux", "mvc-deferred");
     }
 
     /** Protected bean methods whose value comes later: a {@code CompletionStage}, a {@code Flux} (LOCK only). */
@@ -252,6 +256,26 @@ class PromiseTests {
     @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
     void mvcSyncTwoFaults(@ForAll("twoFaults") History history, @ForAll Guard guard) throws Exception {
         promiseHolds("mvc-sync", guard, history);
+    }
+
+    /**
+     * The JDBC record store: REQUEST_ID records and tokens in PostgreSQL, locks in Redis (where the faults are); Spring
+     * MVC, or a bean under a transaction its caller began ({@code bean-tx}).
+     */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncJdbc(@ForAll("durable") History history, @ForAll Guard guard) throws Exception {
+        promiseHolds("mvc-sync-jdbc", guard, history);
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void beanInTransactionJdbc(@ForAll("durable") History history, @ForAll("beanGuards") Guard guard) throws Exception {
+        promiseHolds("bean-tx-jdbc", guard, history);
+    }
+
+    /** A protected bean method: {@code REQUEST_ID} or {@code LOCK}. */
+    @Provide
+    Arbitrary<Guard> beanGuards() {
+        return Arbitraries.of(Guard.REQUEST_ID, Guard.LOCK);
     }
 
     /** A second application instance on the same Redis: a retry may reach the instance that did not claim. */

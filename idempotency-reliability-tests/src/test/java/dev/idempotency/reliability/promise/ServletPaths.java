@@ -91,22 +91,12 @@ public class ServletPaths {
     /** Not protected itself: the bean method it calls is. */
     @PostMapping("/p/bean/request-id")
     public ResponseEntity<String> beanRequestId(@RequestBody Job job, HttpServletRequest request) {
-        BeanWork.CALL.set(call(request));
-        try {
-            return ResponseEntity.ok(bean.requestId(key(request), job));
-        } finally {
-            BeanWork.CALL.remove();
-        }
+        return ResponseEntity.ok(BeanWork.onBehalfOf(call(request), () -> bean.requestId(key(request), job)));
     }
 
     @PostMapping("/p/bean/lock/{key}")
     public ResponseEntity<String> beanLock(@PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
-        BeanWork.CALL.set(call(request));
-        try {
-            return ResponseEntity.ok(bean.lock(key, job));
-        } finally {
-            BeanWork.CALL.remove();
-        }
+        return ResponseEntity.ok(BeanWork.onBehalfOf(call(request), () -> bean.lock(key, job)));
     }
 
     private static DeferredResult<ResponseEntity<String>> deferred(CompletableFuture<ResponseEntity<String>> later) {

@@ -40,13 +40,17 @@ public class StreamPaths {
         return stream(ServletPaths.call(request), key, job);
     }
 
-    private ResponseEntity<StreamingResponseBody> stream(String call, String key, Job job) {
-        HttpStatus status = switch (job.outcome()) {
+    /** The status of a stream, chosen before its work runs: a stream that throws fails after it was chosen. */
+    static HttpStatus status(Job job) {
+        return switch (job.outcome()) {
             case "4xx" -> HttpStatus.NOT_FOUND;
             case "5xx" -> HttpStatus.BAD_GATEWAY;
-            default -> HttpStatus.OK; // a stream that throws fails after its status was chosen
+            default -> HttpStatus.OK;
         };
-        return ResponseEntity.status(status).body(out -> {
+    }
+
+    private ResponseEntity<StreamingResponseBody> stream(String call, String key, Job job) {
+        return ResponseEntity.status(status(job)).body(out -> {
             String answer = work.now(call, key, job).getBody();
             out.write(String.valueOf(answer).getBytes(StandardCharsets.UTF_8));
         });

@@ -68,7 +68,7 @@ final class MvcAsyncExecution {
                 || returned instanceof Callable<?>
                 || returned instanceof WebAsyncTask<?>
                 || returned instanceof DeferredResult<?>
-                || (returned != null && adapter(returned) != null);
+                || reactiveBody(returned) != null;
     }
 
     /**
@@ -112,9 +112,13 @@ final class MvcAsyncExecution {
                     ? new ResponseEntity<>(watched(body, end), entity.getHeaders(), entity.getStatusCode())
                     : watched(body, end);
         }
-        ReactiveAdapter adapter = returned == null ? null : adapter(returned);
-        if (adapter != null) {
-            return relay(returned, adapter, context, end);
+        Object reactive = reactiveBody(returned);
+        ReactiveAdapter adapter = reactive == null ? null : adapter(reactive);
+        if (reactive != null && adapter != null) {
+            Object relayed = relay(reactive, adapter, context, end);
+            return returned instanceof ResponseEntity<?> entity
+                    ? new ResponseEntity<>(relayed, entity.getHeaders(), entity.getStatusCode())
+                    : relayed;
         }
         return returned;
     }
@@ -187,6 +191,12 @@ final class MvcAsyncExecution {
             return entity.getBody() instanceof StreamingResponseBody body ? body : null;
         }
         return returned instanceof StreamingResponseBody body ? body : null;
+    }
+
+    /** A {@code Mono}, {@code Flux} or other reactive type, returned as it is or as the body of a response entity. */
+    private static @Nullable Object reactiveBody(@Nullable Object returned) {
+        Object body = returned instanceof ResponseEntity<?> entity ? entity.getBody() : returned;
+        return body != null && adapter(body) != null ? body : null;
     }
 
     private static @Nullable ReactiveAdapter adapter(Object returned) {

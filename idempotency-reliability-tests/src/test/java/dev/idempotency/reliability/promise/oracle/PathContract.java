@@ -21,7 +21,7 @@ public record PathContract(
 
     /** The Spring MVC paths whose work outlasts the request thread, under its async timeout (400 ms). */
     private static final Set<String> ASYNC_TIMEOUT =
-            Set.of("mvc-future", "mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream");
+            Set.of("mvc-future", "mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-sse", "mvc-flux");
 
     /** The contract of entry path {@code path} (as the properties name it) under {@code guard}. */
     public static PathContract of(String path, Guard guard) {
