@@ -27,7 +27,12 @@ import net.jqwik.api.lifecycle.BeforeProperty;
  */
 class PromiseTests {
 
-    private static final Duration SHRINK_BUDGET = Duration.ofSeconds(90);
+    /**
+     * How long a failed property shrinks: 90 s, or {@code -Dpromise.shrink-seconds} ({@code scripts/kill-rate.sh} sets
+     * 0, as it only asks whether a property fails, not for the smallest history that fails it).
+     */
+    private static final Duration SHRINK_BUDGET = Duration.ofSeconds(Long.getLong("promise.shrink-seconds", 90));
+
     private static final Bench BENCH = new Bench();
 
     /** When the current property first failed ({@link System#nanoTime()}), 0 while it has not. */
