@@ -18,6 +18,11 @@ interface Caller {
     /** The last call of key number {@code index}: sent, and waited for. */
     Answer last(int index, String key, Job job, String id) throws Exception;
 
+    /** Whether the last calls of several keys may be sent at once (each on a thread of its own). */
+    default boolean lastCallsAtOnce() {
+        return false;
+    }
+
     /** Waits (bounded) until the application has handled every call sent so far; HTTP calls are handled already. */
     default void drain() throws Exception {}
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -90,9 +91,7 @@ final class HistoryRunner {
         }
         caller.drain();
         List<String> lingering = quiet(prefix);
-        for (int key : keys) {
-            settle(caller, prefix, history, key, sent);
-        }
+        sent.addAll(settleAll(caller, prefix, history, keys));
         caller.drain();
         List<Answer> answers = caller.seen(sent.stream().map(SentCall::answer).toList());
         List<CallRecord> records = new ArrayList<>();
@@ -142,6 +141,38 @@ final class HistoryRunner {
      * answer (a submit answered 503 gives its token back a moment later), until the deadline. Every attempt is a call
      * of the history; only the final one is {@code last}.
      */
+    /**
+     * The last calls of every key, in key order: sent for all keys at once where the caller allows it (each key
+     * settles alone, so a key whose work is long does not hold the others back), else key after key.
+     */
+    private List<SentCall> settleAll(Caller caller, String prefix, History history, Set<Integer> keys)
+            throws Exception {
+        List<SentCall> sent = new ArrayList<>();
+        if (!caller.lastCallsAtOnce()) {
+            for (int key : keys) {
+                settle(caller, prefix, history, key, sent);
+            }
+            return sent;
+        }
+        ExecutorService lastCalls = Executors.newFixedThreadPool(keys.size());
+        try {
+            List<Future<List<SentCall>>> ofKeys = new ArrayList<>();
+            for (int key : keys) {
+                ofKeys.add(lastCalls.submit(() -> {
+                    List<SentCall> ofKey = new ArrayList<>();
+                    settle(caller, prefix, history, key, ofKey);
+                    return ofKey;
+                }));
+            }
+            for (Future<List<SentCall>> ofKey : ofKeys) {
+                sent.addAll(ofKey.get(SETTLE_DEADLINE.toSeconds() + 30, TimeUnit.SECONDS));
+            }
+        } finally {
+            lastCalls.shutdownNow();
+        }
+        return sent;
+    }
+
     private void settle(Caller caller, String prefix, History history, int key, List<SentCall> sent) throws Exception {
         long deadline = System.nanoTime() + SETTLE_DEADLINE.toNanos();
         int attempt = 0;

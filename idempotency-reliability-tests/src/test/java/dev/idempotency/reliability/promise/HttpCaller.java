@@ -67,6 +67,12 @@ final class HttpCaller implements Caller {
         };
     }
 
+    /** Each HTTP call has its own connection: the last calls of the keys go at once. */
+    @Override
+    public boolean lastCallsAtOnce() {
+        return true;
+    }
+
     @Override
     public Answer last(int index, String key, Job job, String id) throws Exception {
         int attempt = Integer.parseInt(id.substring(id.lastIndexOf('-') + 1));
