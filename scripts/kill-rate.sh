@@ -12,7 +12,7 @@
 # apply or the build fails before any test ran (not counted as killed).
 #
 # Usage: scripts/kill-rate.sh [--tries N] [--baseline] [PATCH...]
-#   --tries N     histories per property where a patch names none (default 10; a build draws 2, soak.sh --long 100)
+#   --tries N     histories per property where a patch names none (default 10; a build draws 1, soak.sh --long 100)
 #   --baseline    instead, run the union of the patches' properties and kept histories on the unpatched tree once:
 #                 the checker must pass there, or a kill means nothing
 #   PATCH...      only these patches (default: every scripts/mutations/*.patch)

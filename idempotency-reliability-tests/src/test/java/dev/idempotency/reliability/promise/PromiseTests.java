@@ -22,7 +22,7 @@ import net.jqwik.api.lifecycle.BeforeProperty;
  * real histories, so it stops after {@link #SHRINK_BUDGET}: later candidates are not played (they count as passing,
  * and jqwik reports the smallest failing history found so far); a time bound of jqwik's own would abandon the shrink
  * on another thread, still playing beside the next property. How many tries: {@code jqwik.tries.default}
- * (junit-platform.properties: 2 in a build; {@code scripts/soak.sh --long} raises it, and {@link PromiseStatistics}
+ * (junit-platform.properties: 1 in a build; {@code scripts/soak.sh --long} raises it, and {@link PromiseStatistics}
  * then checks its coverage thresholds).
  */
 class PromiseTests {
