@@ -216,7 +216,10 @@ public class IdempotencyProperties implements InitializingBean {
     /** The JDBC record store ({@code idempotency.store: jdbc}). */
     public static class Jdbc {
 
-        /** Table of the records, optionally schema.table; created by dev/idempotency/jdbc/schema-postgresql.sql. */
+        /**
+         * Table of the records, optionally schema.table; created by dev/idempotency/jdbc/schema-postgresql.sql or
+         * schema-mariadb.sql.
+         */
         private String table = "idempotency_request";
 
         /**
