@@ -68,7 +68,7 @@ final class MvcAsyncExecution {
                 || returned instanceof Callable<?>
                 || returned instanceof WebAsyncTask<?>
                 || returned instanceof DeferredResult<?>
-                || reactiveBody(returned) != null;
+                || reactiveAdapter(returned) != null;
     }
 
     /**
@@ -112,9 +112,9 @@ final class MvcAsyncExecution {
                     ? new ResponseEntity<>(watched(body, end), entity.getHeaders(), entity.getStatusCode())
                     : watched(body, end);
         }
-        Object reactive = reactiveBody(returned);
-        ReactiveAdapter adapter = reactive == null ? null : adapter(reactive);
-        if (reactive != null && adapter != null) {
+        ReactiveAdapter adapter = reactiveAdapter(returned);
+        Object reactive = bodyOf(returned);
+        if (adapter != null && reactive != null) {
             Object relayed = relay(reactive, adapter, context, end);
             return returned instanceof ResponseEntity<?> entity
                     ? new ResponseEntity<>(relayed, entity.getHeaders(), entity.getStatusCode())
@@ -187,20 +187,17 @@ final class MvcAsyncExecution {
     }
 
     private static @Nullable StreamingResponseBody streamingBody(@Nullable Object returned) {
-        if (returned instanceof ResponseEntity<?> entity) {
-            return entity.getBody() instanceof StreamingResponseBody body ? body : null;
-        }
-        return returned instanceof StreamingResponseBody body ? body : null;
+        return bodyOf(returned) instanceof StreamingResponseBody body ? body : null;
     }
 
-    /** A {@code Mono}, {@code Flux} or other reactive type, returned as it is or as the body of a response entity. */
-    private static @Nullable Object reactiveBody(@Nullable Object returned) {
-        Object body = returned instanceof ResponseEntity<?> entity ? entity.getBody() : returned;
-        return body != null && adapter(body) != null ? body : null;
+    /** The adapter of a {@code Mono}, {@code Flux} or other reactive type returned as it is or as an entity's body. */
+    private static @Nullable ReactiveAdapter reactiveAdapter(@Nullable Object returned) {
+        Object body = bodyOf(returned);
+        return body == null ? null : ReactiveAdapterRegistry.getSharedInstance().getAdapter(body.getClass());
     }
 
-    private static @Nullable ReactiveAdapter adapter(Object returned) {
-        return ReactiveAdapterRegistry.getSharedInstance().getAdapter(returned.getClass());
+    private static @Nullable Object bodyOf(@Nullable Object returned) {
+        return returned instanceof ResponseEntity<?> entity ? entity.getBody() : returned;
     }
 
     /** The application's own timeout of {@code deferred} (not public in Spring), or the default when unreadable. */
