@@ -62,7 +62,8 @@ if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
 
 # ---------------------------------------------------------------------------------------------------------------- JMH
 # Each module's benchmarks run from its own test class path (JMH reads one benchmark list per run). The Redis-free set
-# runs before Redis and the app start, so nothing else competes for the cores.
+# runs before Redis and the app start, so nothing else competes for the cores. JdbcClaimBenchmarks (databases of the
+# test harness) runs by hand, see README.md.
 # run_jmh <name> <module> [JMH arguments...]: skipped when none of the module's benchmarks matches
 run_jmh() {
   local name=$1 module=$2 cp
@@ -81,7 +82,7 @@ run_jmh() {
 }
 if [[ "$SKIP_JMH" != 1 ]]; then
   log "JMH without Redis: $JMH_INCLUDE"
-  run_jmh core idempotency-core -e RedisClientBenchmarks "$JMH_INCLUDE"
+  run_jmh core idempotency-core -e RedisClientBenchmarks -e JdbcClaimBenchmarks "$JMH_INCLUDE"
   run_jmh starter idempotency-spring-boot-starter "$JMH_INCLUDE"
 fi
 check_deadline

@@ -90,9 +90,24 @@ public final class JdbcConnections implements AutoCloseable {
 
     /** Runs {@code statement} on a connection of its own, committed when it returns, on the store's threads. */
     public <T> CompletableFuture<T> async(String kind, Statement<T> statement) {
-        long queued = System.nanoTime();
+        return refusedAsUnavailable(kind, System.nanoTime(), line.submit(kind, () -> own(kind, statement)));
+    }
+
+    /**
+     * {@link #async}, for a caller that waits for the statement on its own thread, which may block: when a store thread
+     * would be free and none is waited for, the statement runs on the caller's thread, and the future is done when
+     * this returns. Never on an event loop or a timer's thread.
+     */
+    public <T> CompletableFuture<T> here(String kind, Statement<T> statement) {
+        return refusedAsUnavailable(kind, System.nanoTime(), line.runHere(kind, () -> own(kind, statement)));
+    }
+
+    private <T> CompletableFuture<T> refusedAsUnavailable(String kind, long queued, CompletableFuture<T> ran) {
+        if (ran.isDone() && !ran.isCompletedExceptionally()) {
+            return ran;
+        }
         CompletableFuture<T> result = new CompletableFuture<>();
-        line.submit(kind, () -> own(kind, statement)).whenComplete((value, failure) -> {
+        ran.whenComplete((value, failure) -> {
             if (failure instanceof RejectedExecutionException refused) {
                 listener.onCall(StoreListener.JDBC, kind, System.nanoTime() - queued, true);
                 result.completeExceptionally(unavailable(refused));

@@ -36,6 +36,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
 
     private final RequestIdStore store;
     private final Claim claim;
+    private final @Nullable Thread waiting;
     private final Duration ttl;
     private final Duration lease;
     private final Lease held;
@@ -46,9 +47,14 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     private volatile boolean inTransaction;
     private volatile boolean workCommitted;
 
+    /**
+     * @param waiting the thread that waited for the claim and may block, where the store may settle it too; {@code null}
+     *     when the claim was asked for without waiting
+     */
     ClaimPermit(
             RequestIdStore store,
             Claim claim,
+            @Nullable Thread waiting,
             Duration ttl,
             Duration lease,
             LeaseRenewer renewer,
@@ -57,6 +63,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
             StoreListener listener) {
         this.store = store;
         this.claim = claim;
+        this.waiting = waiting;
         this.ttl = ttl;
         this.lease = lease;
         this.renewer = renewer;
@@ -179,7 +186,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
 
     private void complete(
             byte @Nullable [] result, long deadline, Duration backoff, CompletableFuture<Void> firstAttempt) {
-        store.complete(claim, result, ttl).whenComplete((stored, failure) -> {
+        settling().complete(claim, result, ttl).whenComplete((stored, failure) -> {
             if (failure == null) {
                 renewer.end(held); // before the caller hears of it: the work's context then says the lease is over
                 firstAttempt.complete(null);
@@ -208,7 +215,7 @@ final class ClaimPermit implements Permit, TransactionalPermit {
     }
 
     private CompletableFuture<Void> release() {
-        return store.release(claim).handle((released, failure) -> {
+        return settling().release(claim).handle((released, failure) -> {
             renewer.end(held);
             if (failure != null) {
                 // The claim expires with its lease; the caller must see its own outcome, not this one.
@@ -219,5 +226,10 @@ final class ClaimPermit implements Permit, TransactionalPermit {
             }
             return null;
         });
+    }
+
+    /** The store, run on this thread if it is the one that waited for the claim: it waits for the settlement too. */
+    private RequestIdStore settling() {
+        return Thread.currentThread() == waiting ? store.onWaitingThread() : store;
     }
 }

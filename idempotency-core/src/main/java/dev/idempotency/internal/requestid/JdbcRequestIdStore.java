@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
  * {@code REQUEST_ID} records in a table of the application's database (PostgreSQL, MariaDB or MySQL; the schemas ship
  * as {@code dev/idempotency/jdbc/schema-*.sql}); one row a key, its states in {@link JdbcRecordStatements}. A first
  * call costs one statement (an insert that leaves a taken key alone); a duplicate two (that, and a read that takes no
- * lock). The claim commits at once, on a connection of its own. Inside the work's transaction the store writes
- * on that transaction's connection, so that its mark commits, or rolls back, with the business rows: a completion
- * made there, or the mark that the work committed ({@code D}), after which the work never runs again for its key.
+ * lock). A caller that waits for each answer anyway runs the statements on its own thread when the store has a thread
+ * free ({@link #onWaitingThread}). The claim commits at once, on a connection of its own. Inside the work's transaction the
+ * store writes on that transaction's connection, so that its mark commits, or rolls back, with the business rows: a
+ * completion made there, or the mark that the work committed ({@code D}), after which the work never runs again for
+ * its key.
  */
 public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 
@@ -34,6 +36,8 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     private final JdbcConnections connections;
     private final DialectStatements<JdbcRecordStatements> statements;
     private final String table;
+    private final boolean here;
+    private final JdbcRequestIdStore onWaitingThread;
     private volatile @Nullable ScheduledFuture<?> purging;
 
     /** A store on the settings' database, with connections of its own; close them with {@link #close}. */
@@ -53,6 +57,17 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         this.connections = connections;
         this.statements = new DialectStatements<>(connections, dialect -> new JdbcRecordStatements(dialect, table));
         this.table = table;
+        this.here = false;
+        this.onWaitingThread = new JdbcRequestIdStore(this);
+    }
+
+    /** The view of {@code shared} whose statements run on the caller's thread when a store thread is free. */
+    private JdbcRequestIdStore(JdbcRequestIdStore shared) {
+        this.connections = shared.connections;
+        this.statements = shared.statements;
+        this.table = shared.table;
+        this.here = true;
+        this.onWaitingThread = this;
     }
 
     /** How it reaches the database; the JDBC token store shares them. */
@@ -66,17 +81,23 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     }
 
     @Override
+    public RequestIdStore onWaitingThread() {
+        return onWaitingThread;
+    }
+
+    /** Runs a statement of the store's own: on its threads, or, for a waiting caller, maybe on the caller's. */
+    private <T> CompletableFuture<T> run(String kind, JdbcConnections.Statement<T> statement) {
+        return here ? connections.here(kind, statement) : connections.async(kind, statement);
+    }
+
+    @Override
     public CompletableFuture<ClaimOutcome> claim(String recordKey, String fingerprint, Duration lease) {
-        return connections.async("claim", connection -> {
+        return run("claim", connection -> {
             String owner = Owners.next();
             long sentAt = System.nanoTime();
             Claim claim = new Claim(recordKey, owner, fingerprint, sentAt);
             JdbcRecordStatements sql = statements.on(connection);
-            if (connections.insertIfAbsent(connection, sql.claim, recordKey, owner, fingerprint, lease.toMillis())
-                    == 1) {
-                return new ClaimOutcome.Acquired(claim);
-            }
-            ClaimOutcome found = outcomeOf(connection, recordKey, fingerprint);
+            ClaimOutcome found = insertThenRead(connection, sql, claim, lease);
             if (found != null) {
                 return found;
             }
@@ -87,40 +108,51 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
         });
     }
 
-    /** What a live record says; {@code null} when there is none, or its time is up. */
-    private @Nullable ClaimOutcome outcomeOf(Connection connection, String recordKey, String fingerprint)
-            throws SQLException {
-        try (PreparedStatement statement = connections.prepare(connection, statements.on(connection).read, recordKey);
-                ResultSet row = statement.executeQuery()) {
-            if (!row.next()) {
-                return new ClaimOutcome.InProgress(); // deleted since the insert found it: ask again shortly
-            }
-            String state = row.getString(1);
-            if (row.getBoolean(4)) {
-                return null;
-            }
-            byte[] result = row.getBytes(3);
-            RequestRecord record = new RequestRecord(
-                    !"P".equals(state), "C".equals(state), row.getString(2), result == null ? new byte[0] : result);
-            if (record.mismatches(fingerprint)) {
-                return new ClaimOutcome.Mismatch();
-            }
-            if ("D".equals(state)) {
-                // Its work committed: the answer is on its way, or, once the owner's lease is up, lost.
-                return row.getBoolean(5) ? new ClaimOutcome.NotKept() : new ClaimOutcome.InProgress();
-            }
-            if (!record.completed()) {
-                return new ClaimOutcome.InProgress();
-            }
-            return record.kept()
-                    ? new ClaimOutcome.Replay(record.result(), record.result())
-                    : new ClaimOutcome.NotKept();
+    /**
+     * The claim, or, when its key is taken, what holds it; {@code null} when its time is up. Two statements for a
+     * duplicate: one that reads as it inserts (a CTE on PostgreSQL) made the first call, the common one, a fifth
+     * slower ({@code JdbcClaimBenchmarks}).
+     */
+    private @Nullable ClaimOutcome insertThenRead(
+            Connection connection, JdbcRecordStatements sql, Claim claim, Duration lease) throws SQLException {
+        if (connections.insertIfAbsent(
+                        connection, sql.claim, claim.recordKey(), claim.owner(), claim.fingerprint(), lease.toMillis())
+                == 1) {
+            return new ClaimOutcome.Acquired(claim);
         }
+        try (PreparedStatement statement = connections.prepare(connection, sql.read, claim.recordKey());
+                ResultSet row = statement.executeQuery()) {
+            return row.next()
+                    ? outcomeOf(row, claim.fingerprint())
+                    : new ClaimOutcome.InProgress(); // deleted since the insert found it: ask again shortly
+        }
+    }
+
+    /** What the live record at {@code row} says; {@code null} when its time is up. */
+    private static @Nullable ClaimOutcome outcomeOf(ResultSet row, String fingerprint) throws SQLException {
+        String state = row.getString(1);
+        if (row.getBoolean(4)) {
+            return null;
+        }
+        byte[] result = row.getBytes(3);
+        RequestRecord record = new RequestRecord(
+                !"P".equals(state), "C".equals(state), row.getString(2), result == null ? new byte[0] : result);
+        if (record.mismatches(fingerprint)) {
+            return new ClaimOutcome.Mismatch();
+        }
+        if ("D".equals(state)) {
+            // Its work committed: the answer is on its way, or, once the owner's lease is up, lost.
+            return row.getBoolean(5) ? new ClaimOutcome.NotKept() : new ClaimOutcome.InProgress();
+        }
+        if (!record.completed()) {
+            return new ClaimOutcome.InProgress();
+        }
+        return record.kept() ? new ClaimOutcome.Replay(record.result(), record.result()) : new ClaimOutcome.NotKept();
     }
 
     @Override
     public CompletableFuture<Boolean> complete(Claim claim, byte @Nullable [] result, Duration ttl) {
-        return connections.async("complete", connection -> complete(connection, claim, result, ttl));
+        return run("complete", connection -> complete(connection, claim, result, ttl));
     }
 
     @Override
@@ -207,7 +239,7 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
     @Override
     public CompletableFuture<Boolean> release(Claim claim) {
         // A claim whose work committed is never freed for a rerun: it completes without an answer instead.
-        return connections.async("release", connection -> {
+        return run("release", connection -> {
             JdbcRecordStatements sql = statements.on(connection);
             return connections.update(connection, sql.release, claim.recordKey(), claim.owner()) == 1
                     || connections.update(connection, sql.releaseCommitted, claim.recordKey(), claim.owner()) == 1;
@@ -300,9 +332,12 @@ public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
                 interval);
     }
 
-    /** Stops the store's threads. */
+    /** Stops the store's threads (not through its view for waiting callers, which shares them). */
     @Override
     public void close() {
+        if (here) {
+            return;
+        }
         ScheduledFuture<?> purge = purging;
         if (purge != null) {
             purge.cancel(false);

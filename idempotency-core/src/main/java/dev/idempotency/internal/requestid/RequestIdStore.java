@@ -15,6 +15,15 @@ public interface RequestIdStore {
     CompletableFuture<ClaimOutcome> claim(String recordKey, String fingerprint, Duration lease);
 
     /**
+     * This store, for a caller that waits for each answer on its own thread, one that may block (a request thread, a
+     * listener's, a bean caller's): a store whose statements block may run them on that thread. Never for a renewal,
+     * which runs on a timer's thread.
+     */
+    default RequestIdStore onWaitingThread() {
+        return this;
+    }
+
+    /**
      * Stores the result for {@code ttl} ({@code null}: completes the key without one); {@code false} when another
      * execution holds the key now. A record that is gone (its lease ran out, or the store lost it) is completed too:
      * the work did run, and the result tells duplicates so.

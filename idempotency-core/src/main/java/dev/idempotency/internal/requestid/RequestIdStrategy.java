@@ -85,8 +85,14 @@ public final class RequestIdStrategy implements RequestIdExecutor {
     public <T, E extends Throwable> T execute(RequestIdCall call, CheckedSupplier<T, E> work, ResultCodec<T> codec)
             throws E {
         return StrategyRunner.run(
-                () -> Futures.join(
-                        admit(call.recordKey(), call.fingerprint(), call.ttl(), call.lease(), call.maxWait())),
+                () -> Futures.join(admit(
+                        call.recordKey(),
+                        call.fingerprint(),
+                        call.ttl(),
+                        call.lease(),
+                        call.maxWait(),
+                        () -> false,
+                        true)),
                 work,
                 codec);
     }
@@ -97,6 +103,16 @@ public final class RequestIdStrategy implements RequestIdExecutor {
      */
     @Override
     public CompletableFuture<Admission> admitAsync(ProtectedCall call) {
+        return admit(call, false);
+    }
+
+    /** Claims on the calling thread where the store can: it waits anyway. */
+    @Override
+    public Admission admit(ProtectedCall call) {
+        return Futures.join(admit(call, true));
+    }
+
+    private CompletableFuture<Admission> admit(ProtectedCall call, boolean callerWaits) {
         CompletableFuture<Admission> admission = new CompletableFuture<>();
         return Futures.handOver(
                 admit(
@@ -105,7 +121,8 @@ public final class RequestIdStrategy implements RequestIdExecutor {
                         call.ttl(),
                         call.lease(),
                         call.maxWait(),
-                        admission::isDone),
+                        admission::isDone,
+                        callerWaits),
                 admission,
                 unclaimed -> {
                     if (unclaimed instanceof Admission.Proceed proceed) {
@@ -115,21 +132,17 @@ public final class RequestIdStrategy implements RequestIdExecutor {
     }
 
     private CompletableFuture<Admission> admit(
-            String recordKey, @Nullable String fingerprint, Duration ttl, Duration lease, Duration wait) {
-        return admit(recordKey, fingerprint, ttl, lease, wait, () -> false);
-    }
-
-    private CompletableFuture<Admission> admit(
             String recordKey,
             @Nullable String fingerprint,
             Duration ttl,
             Duration lease,
             Duration wait,
-            BooleanSupplier gaveUp) {
+            BooleanSupplier gaveUp,
+            boolean callerWaits) {
         Assert.isTrue(Durations.isPositive(lease), "lease must be positive");
         String print = fingerprint == null ? RequestRecord.NO_FINGERPRINT : fingerprint;
         Attempts attempts = new Attempts(recordKey, print, ttl, lease, System.nanoTime() + wait.toNanos(), gaveUp);
-        return attempt(attempts, FIRST_POLL);
+        return attempt(attempts, FIRST_POLL, callerWaits);
     }
 
     /** What every claim attempt of one admission shares. */
@@ -140,7 +153,7 @@ public final class RequestIdStrategy implements RequestIdExecutor {
      * One claim; a duplicate that meets a running original polls again, without blocking, until the deadline or until
      * its caller gives up.
      */
-    private CompletableFuture<Admission> attempt(Attempts attempts, Duration poll) {
+    private CompletableFuture<Admission> attempt(Attempts attempts, Duration poll, boolean onCallersThread) {
         String recordKey = attempts.recordKey();
         Duration ttl = attempts.ttl();
         Duration lease = attempts.lease();
@@ -148,10 +161,13 @@ public final class RequestIdStrategy implements RequestIdExecutor {
         if (attempts.gaveUp().getAsBoolean()) {
             return CompletableFuture.failedFuture(new CancellationException("The caller stopped waiting"));
         }
-        return store.claim(recordKey, attempts.print(), lease).thenCompose(outcome -> {
+        // A caller that waits for the claim on its own thread may settle there too: the permit knows that thread.
+        Thread waiting = onCallersThread ? Thread.currentThread() : null;
+        RequestIdStore here = onCallersThread ? store.onWaitingThread() : store;
+        return here.claim(recordKey, attempts.print(), lease).thenCompose(outcome -> {
             if (outcome instanceof ClaimOutcome.Acquired acquired) {
                 return CompletableFuture.completedFuture(new Admission.Proceed(new ClaimPermit(
-                        store, acquired.claim(), ttl, lease, renewer, scheduling, maxResultSize, listener)));
+                        store, acquired.claim(), waiting, ttl, lease, renewer, scheduling, maxResultSize, listener)));
             }
             if (outcome instanceof ClaimOutcome.Replay replay) {
                 return CompletableFuture.completedFuture(
@@ -173,7 +189,8 @@ public final class RequestIdStrategy implements RequestIdExecutor {
             }
             Duration pause = poll.toNanos() < remaining ? poll : Duration.ofNanos(remaining);
             Duration next = poll.multipliedBy(2).compareTo(MAX_POLL) > 0 ? MAX_POLL : poll.multipliedBy(2);
-            return scheduling.delay(pause).thenCompose(elapsed -> attempt(attempts, next));
+            // a poll runs on the timer's thread, which must not block
+            return scheduling.delay(pause).thenCompose(elapsed -> attempt(attempts, next, false));
         });
     }
 

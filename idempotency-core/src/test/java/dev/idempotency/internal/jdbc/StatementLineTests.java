@@ -93,6 +93,62 @@ class StatementLineTests {
         }
     }
 
+    @Test
+    void aCallerThatWaitsRunsItsStatementHereWhenAThreadIsFree() throws Exception {
+        StatementLine line = new StatementLine(1, MINUTE);
+        Thread caller = Thread.currentThread();
+        try {
+            CompletableFuture<Thread> ran = line.runHere("claim", Thread::currentThread);
+            assertThat(ran).isDone();
+            assertThat(ran.get()).isSameAs(caller);
+        } finally {
+            line.close();
+        }
+    }
+
+    @Test
+    void aCallerThatWaitsGoesInLineWhenEveryThreadIsBusy() throws Exception {
+        StatementLine line = new StatementLine(1, MINUTE);
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            line.submit("claim", () -> hold(running, release));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Thread> ran = line.runHere("claim", Thread::currentThread);
+            assertThat(ran).isNotDone();
+            release.countDown();
+            assertThat(ran.get(30, TimeUnit.SECONDS)).isNotSameAs(Thread.currentThread());
+            assertThat(ran.get().getName()).startsWith("idempotency-jdbc-");
+        } finally {
+            release.countDown();
+            line.close();
+        }
+    }
+
+    @Test
+    void aCallerThatWaitsNeverRunsAheadOfAStatementInLine() throws Exception {
+        StatementLine line = new StatementLine(2, MINUTE);
+        CountDownLatch running = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        try {
+            line.submit("claim", () -> hold(running, release));
+            line.submit("claim", () -> hold(running, release));
+            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Boolean> renewal = line.submit("renew", () -> ran.add("renew"));
+            // Both threads busy and a renewal in line: the caller queues behind it instead of taking the next free
+            // slot.
+            CompletableFuture<Boolean> claim = line.runHere("claim", () -> ran.add("claim"));
+            assertThat(claim).isNotDone();
+            release.countDown();
+            CompletableFuture.allOf(renewal, claim).get(30, TimeUnit.SECONDS);
+            assertThat(ran).containsExactly("renew", "claim");
+        } finally {
+            release.countDown();
+            line.close();
+        }
+    }
+
     private static String hold(CountDownLatch running, CountDownLatch release) {
         running.countDown();
         try {

@@ -367,6 +367,7 @@ class JdbcRequestIdStoreTests extends OnEveryDatabase {
         ClaimPermit stale = new ClaimPermit(
                 store,
                 ((ClaimOutcome.Acquired) mine).claim(),
+                null,
                 TTL,
                 Duration.ofMillis(200),
                 renewer,
@@ -446,6 +447,77 @@ class JdbcRequestIdStoreTests extends OnEveryDatabase {
     private int rows(String recordKey) {
         return jdbc.queryForObject(
                 "SELECT count(*) FROM idempotency_request WHERE record_key = ?", Integer.class, recordKey);
+    }
+
+    @Test
+    void aCallerThatWaitsClaimsAndSettlesOnItsOwnThreadAndAnAsynchronousOneOnTheStoresThreads() {
+        List<String> ranOn = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        StoreListener threads = new StoreListener() {
+            @Override
+            public void onCall(String store, String kind, long nanos, boolean failed) {
+                ranOn.add(kind + " " + Thread.currentThread().getName());
+            }
+        };
+        String caller = Thread.currentThread().getName();
+        try (JdbcRequestIdStore watched = JdbcRequestIdStore.open(JdbcStore.of(dataSource), threads)) {
+            RequestIdStrategy blocking = new RequestIdStrategy(
+                    watched, StoreListener.NONE, keys, renewer, scheduling, Long.MAX_VALUE, UndecodableResults.FAIL);
+            String key = UUID.randomUUID().toString();
+            assertThat(blocking.execute(call(key), () -> "ran", TEXT)).isEqualTo("ran");
+            assertThatThrownBy(() -> blocking.execute(
+                            call(key + "-fails"),
+                            () -> {
+                                throw new IllegalStateException("failed");
+                            },
+                            TEXT))
+                    .hasMessage("failed");
+            assertThat(ranOn)
+                    .containsExactly("claim " + caller, "complete " + caller, "claim " + caller, "release " + caller);
+            ranOn.clear();
+            assertThat(Futures.join(watched.claim(keys.requestId("", "orders", key + "-async"), "f", LEASE)))
+                    .isInstanceOf(ClaimOutcome.Acquired.class);
+            assertThat(ranOn).singleElement().asString().startsWith("claim idempotency-jdbc-");
+        }
+    }
+
+    @Test
+    void aFirstClaimIsOneStatementAndADuplicateTwo() {
+        AtomicInteger prepared = new AtomicInteger();
+        try (JdbcRequestIdStore counted = JdbcRequestIdStore.open(
+                JdbcStore.of(dataSource).withOwnConnections(countingStatements(dataSource, prepared)),
+                StoreListener.NONE)) {
+            String recordKey = keys.requestId("", "orders", UUID.randomUUID().toString());
+            Futures.join(counted.claim(keys.requestId("", "orders", "warm-up-" + recordKey), "f", LEASE));
+            prepared.set(0);
+            assertThat(Futures.join(counted.claim(recordKey, "f", LEASE))).isInstanceOf(ClaimOutcome.Acquired.class);
+            assertThat(prepared).hasValue(1);
+            prepared.set(0);
+            assertThat(Futures.join(counted.claim(recordKey, "f", LEASE))).isInstanceOf(ClaimOutcome.InProgress.class);
+            assertThat(prepared).hasValue(2);
+        }
+    }
+
+    /** Connections of {@code target} that count the statements prepared on them. */
+    private static DataSource countingStatements(DataSource target, AtomicInteger prepared) {
+        return new org.springframework.jdbc.datasource.DelegatingDataSource(target) {
+            @Override
+            public java.sql.Connection getConnection() throws java.sql.SQLException {
+                java.sql.Connection connection = super.getConnection();
+                return (java.sql.Connection) java.lang.reflect.Proxy.newProxyInstance(
+                        java.sql.Connection.class.getClassLoader(),
+                        new Class<?>[] {java.sql.Connection.class},
+                        (proxy, method, arguments) -> {
+                            if (method.getName().equals("prepareStatement")) {
+                                prepared.incrementAndGet();
+                            }
+                            try {
+                                return method.invoke(connection, arguments);
+                            } catch (java.lang.reflect.InvocationTargetException ex) {
+                                throw ex.getCause();
+                            }
+                        });
+            }
+        };
     }
 
     @Test
