@@ -223,8 +223,8 @@ public class IdempotencyProperties implements InitializingBean {
         private String table = "idempotency_request";
 
         /**
-         * Statements that run at once, on threads of the store's own (never a request thread or an event loop); keep it
-         * at most the connection pool's size.
+         * Statements that run at once, on threads of the store's own or on a caller's that waits for them anyway (never
+         * an event loop); keep it at most the connection pool's size.
          */
         private int threads = 8;
 
