@@ -28,18 +28,14 @@ class StatementLineTests {
     void renewalsAndSettlementsGoBeforeNewClaims() throws Exception {
         StatementLine line = new StatementLine(1, MINUTE);
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         try {
-            CompletableFuture<String> holder = line.submit("claim", () -> hold(running, release));
-            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+            CountDownLatch release = occupy(line, 1);
             List<CompletableFuture<Boolean>> queued = new ArrayList<>();
             for (String kind : List.of("claim", "renew", "purge", "complete", "release", "claim")) {
                 int place = queued.size();
                 queued.add(line.submit(kind, () -> ran.add(kind + place)));
             }
             release.countDown();
-            holder.get(30, TimeUnit.SECONDS);
             CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
             assertThat(ran).containsExactly("renew1", "complete3", "release4", "claim0", "purge2", "claim5");
         } finally {
@@ -50,11 +46,8 @@ class StatementLineTests {
     @Test
     void aFullLineRefusesAtOnce() throws Exception {
         StatementLine line = new StatementLine(1, MINUTE);
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch release = occupy(line, 1);
         try {
-            line.submit("claim", () -> hold(running, release));
-            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
             for (int i = 0; i < 64; i++) {
                 line.submit("claim", () -> "waited");
             }
@@ -71,12 +64,9 @@ class StatementLineTests {
     void aStatementWhoseDeadlinePassedInLineIsNotRun() throws Exception {
         long deadline = TimeUnit.MILLISECONDS.toNanos(200);
         StatementLine line = new StatementLine(1, deadline);
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch release = occupy(line, 1);
         try {
-            line.submit("claim", () -> hold(running, release));
-            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
             long submitted = System.nanoTime();
             CompletableFuture<Boolean> late = line.submit("claim", () -> ran.add("late"));
             // The condition under test is the clock: the thread is released only once the deadline has passed.
@@ -109,11 +99,8 @@ class StatementLineTests {
     @Test
     void aCallerThatWaitsGoesInLineWhenEveryThreadIsBusy() throws Exception {
         StatementLine line = new StatementLine(1, MINUTE);
-        CountDownLatch running = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch release = occupy(line, 1);
         try {
-            line.submit("claim", () -> hold(running, release));
-            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Thread> ran = line.runHere("claim", Thread::currentThread);
             assertThat(ran).isNotDone();
             release.countDown();
@@ -128,13 +115,9 @@ class StatementLineTests {
     @Test
     void aCallerThatWaitsNeverRunsAheadOfAStatementInLine() throws Exception {
         StatementLine line = new StatementLine(2, MINUTE);
-        CountDownLatch running = new CountDownLatch(2);
-        CountDownLatch release = new CountDownLatch(1);
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch release = occupy(line, 2);
         try {
-            line.submit("claim", () -> hold(running, release));
-            line.submit("claim", () -> hold(running, release));
-            assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
             CompletableFuture<Boolean> renewal = line.submit("renew", () -> ran.add("renew"));
             // Both threads busy and a renewal in line: the caller queues behind it instead of taking the next free
             // slot.
@@ -147,6 +130,17 @@ class StatementLineTests {
             release.countDown();
             line.close();
         }
+    }
+
+    /** Takes each of the line's {@code threads} with a statement that waits until the latch returned is counted down. */
+    private static CountDownLatch occupy(StatementLine line, int threads) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(threads);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < threads; i++) {
+            line.submit("claim", () -> hold(running, release));
+        }
+        assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+        return release;
     }
 
     private static String hold(CountDownLatch running, CountDownLatch release) {
