@@ -59,8 +59,13 @@ public final class IdempotencyRuntimeHints implements RuntimeHintsRegistrar {
             "dev.idempotency.web.servlet.TokenEndpoint", "org.springframework.web.servlet.DispatcherServlet",
             "dev.idempotency.web.reactive.ReactiveTokenEndpoint", "org.springframework.web.reactive.DispatcherHandler");
 
+    /** Spring MVC's handler of an emitter, which {@code EmitterRelay} implements with a JDK proxy. */
+    static final String EMITTER_HANDLER =
+            "org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter$Handler";
+
     @Override
     public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+        registerEmitterRelay(hints, classLoader);
         // MergedAnnotations reads the attributes by invoking the annotation's methods.
         hints.reflection().registerType(Idempotent.class, MemberCategory.INVOKE_DECLARED_METHODS);
         LOOKED_UP_BY_NAME.forEach(name -> hints.reflection().registerType(TypeReference.of(name)));
@@ -69,6 +74,21 @@ public final class IdempotencyRuntimeHints implements RuntimeHintsRegistrar {
                 registerTokenEndpoint(hints, ClassUtils.resolveClassName(endpoint, classLoader));
             }
         });
+    }
+
+    /**
+     * {@code EmitterRelay} connects an application's emitter through Spring MVC's package-private handler type: a JDK
+     * proxy of it, passed to the emitter's {@code initialize}, invoked reflectively.
+     */
+    private static void registerEmitterRelay(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+        if (!ClassUtils.isPresent(EMITTER_HANDLER, classLoader)) {
+            return;
+        }
+        hints.proxies().registerJdkProxy(TypeReference.of(EMITTER_HANDLER));
+        hints.reflection()
+                .registerType(
+                        TypeReference.of("org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter"),
+                        MemberCategory.INVOKE_DECLARED_METHODS);
     }
 
     private static void registerTokenEndpoint(RuntimeHints hints, Class<?> endpoint) {

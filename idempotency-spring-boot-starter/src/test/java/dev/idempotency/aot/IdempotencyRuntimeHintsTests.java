@@ -71,6 +71,18 @@ class IdempotencyRuntimeHintsTests {
     }
 
     @Test
+    void anApplicationsEmitterCanBeConnectedThroughAProxyOfSpringsHandler() {
+        assertThat(RuntimeHintsPredicates.proxies()
+                        .forInterfaces(TypeReference.of(IdempotencyRuntimeHints.EMITTER_HANDLER)))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection()
+                        .onMethodInvocation(
+                                org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter.class,
+                                "initialize"))
+                .accepts(hints);
+    }
+
+    @Test
     void typesLookedUpByNameCanBeFound() {
         assertThat(IdempotencyRuntimeHints.LOOKED_UP_BY_NAME)
                 .contains("org.springframework.data.redis.connection.RedisConnectionFactory");

@@ -93,10 +93,12 @@ class AsyncTimeoutTests {
         assertThat(work.executions(id)).isEqualTo(1);
     }
 
-    @Test
-    void aStreamingLockOutlivesTheTimeoutAndIsReleasedWhenItsWorkEnds() throws Exception {
+    /** A {@code StreamingResponseBody}, and an {@code SseEmitter} whose events the application's own thread sends. */
+    @ParameterizedTest
+    @ValueSource(strings = {"export-stream", "export-sse"})
+    void aStreamingLockOutlivesTheTimeoutAndIsReleasedWhenItsWorkEnds(String handler) throws Exception {
         String sku = UUID.randomUUID().toString();
-        String path = "/edge/export-stream/" + sku;
+        String path = "/edge/" + handler + "/" + sku;
         HttpResponse<String> timedOut = http.post(path, "{}");
         assertThat(timedOut.statusCode()).as(timedOut.body()).isEqualTo(409);
         HttpResponse<String> meanwhile = http.post(path, "{}");
@@ -106,7 +108,7 @@ class AsyncTimeoutTests {
         CompletableFuture<HttpResponse<String>> next = CompletableFuture.supplyAsync(() -> http.post(path, "{}"));
         Await.until(DEADLINE, "the next caller got the lock", () -> work.executions(sku) == 2);
         work.finish(sku, "exported again");
-        assertThat(next.get(20, TimeUnit.SECONDS).body()).isEqualTo("exported again");
+        assertThat(next.get(20, TimeUnit.SECONDS).body()).contains("exported again");
         assertThat(work.mostAtOnce()).isEqualTo(1);
     }
 }

@@ -3,6 +3,7 @@ package dev.idempotency.edges;
 import com.fasterxml.jackson.annotation.JsonView;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -19,6 +20,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncTask;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 import reactor.core.publisher.Mono;
 
@@ -165,6 +167,26 @@ public class ServletEdges {
                 throw new IllegalStateException("the export was interrupted", ex);
             }
         };
+    }
+
+    /** Server-sent events under a lock, sent by the application's own thread once the test ends its work. */
+    @PostMapping("/edge/export-sse/{sku}")
+    @Idempotent(strategy = Strategy.LOCK, key = "#sku")
+    public SseEmitter exportEvents(@PathVariable String sku) {
+        SseEmitter emitter = new SseEmitter();
+        work.start(sku).whenComplete((value, failure) -> {
+            try {
+                if (failure != null) {
+                    emitter.completeWithError(failure);
+                } else {
+                    emitter.send(value);
+                    emitter.complete();
+                }
+            } catch (IOException | IllegalStateException callerGone) {
+                // as an application does: its stream is cut off, so it stops
+            }
+        });
+        return emitter;
     }
 
     /** Answers through a view: a late answer must be rendered through it too. */

@@ -18,6 +18,7 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncManager;
 import org.springframework.web.context.request.async.WebAsyncTask;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 import reactor.core.publisher.Flux;
 import reactor.util.context.Context;
@@ -33,7 +34,9 @@ import reactor.util.context.Context;
  *       to; the application's own timeout, error and completion callbacks are therefore not called;
  *   <li>a {@code Mono}, {@code Flux} or other reactive type: subscribed by the starter, Spring MVC gets a relay whose
  *       cancellation stops only the relay;
- *   <li>a {@code StreamingResponseBody}: written by Spring MVC on an executor whose tasks cannot be cancelled.
+ *   <li>a {@code StreamingResponseBody}: written by Spring MVC on an executor whose tasks cannot be cancelled;
+ *   <li>an {@code SseEmitter} or other {@code ResponseBodyEmitter}: Spring MVC gets one of the starter's, which the
+ *       application's sends go on to ({@link EmitterRelay}).
  * </ul>
  * Other values are the work's answer already.
  */
@@ -68,7 +71,8 @@ final class MvcAsyncExecution {
                 || returned instanceof Callable<?>
                 || returned instanceof WebAsyncTask<?>
                 || returned instanceof DeferredResult<?>
-                || reactiveAdapter(returned) != null;
+                || reactiveAdapter(returned) != null
+                || (StreamingReturnTypes.isEmitter(returned) && EmitterRelay.isAvailable());
     }
 
     /**
@@ -108,19 +112,24 @@ final class MvcAsyncExecution {
         StreamingResponseBody body = streamingBody(returned);
         if (body != null) {
             async.setTaskExecutor(executor);
-            return returned instanceof ResponseEntity<?> entity
-                    ? new ResponseEntity<>(watched(body, end), entity.getHeaders(), entity.getStatusCode())
-                    : watched(body, end);
+            return withBody(returned, watched(body, end));
         }
         ReactiveAdapter adapter = reactiveAdapter(returned);
         Object reactive = bodyOf(returned);
         if (adapter != null && reactive != null) {
-            Object relayed = relay(reactive, adapter, context, end);
-            return returned instanceof ResponseEntity<?> entity
-                    ? new ResponseEntity<>(relayed, entity.getHeaders(), entity.getStatusCode())
-                    : relayed;
+            return withBody(returned, relay(reactive, adapter, context, end));
+        }
+        if (reactive instanceof ResponseBodyEmitter emitter) {
+            return withBody(returned, EmitterRelay.adopt(emitter, end));
         }
         return returned;
+    }
+
+    /** {@code body} in place of {@code returned}'s: in its response entity, if it came in one. */
+    private static Object withBody(@Nullable Object returned, Object body) {
+        return returned instanceof ResponseEntity<?> entity
+                ? new ResponseEntity<>(body, entity.getHeaders(), entity.getStatusCode())
+                : body;
     }
 
     private static Callable<@Nullable Object> watched(Callable<?> callable, WorkEnd end) {

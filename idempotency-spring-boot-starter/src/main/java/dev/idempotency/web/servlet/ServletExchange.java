@@ -132,7 +132,8 @@ final class ServletExchange implements AsyncListener {
     synchronized boolean detachFromCaller() {
         HeldCall current = held;
         if (current == null || settled.get() || (streaming && !observed)) {
-            return false; // an emitter is the application's work: cut off, it ends there, and its completion settles it
+            // an emitter the starter could not connect (EmitterRelay) is the application's: cut off, it ends there
+            return false;
         }
         if (!detached) {
             detached = true;

@@ -101,7 +101,7 @@ final class ServletExchangeFlow {
             ServletExchange exchange) {
         if (!MvcAsyncExecution.isAsync(returned)) {
             if (!StreamingReturnTypes.isEmitter(returned)) {
-                exchange.workReturned(); // an emitter's work is the application's, whose end nobody sees
+                exchange.workReturned(); // an emitter not connected (EmitterRelay): its end is the application's
             }
             return returned;
         }
