@@ -37,7 +37,12 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * write and the container's offset commit: once with the write's transaction still open, once after it committed. A
  * consumer in this JVM then takes the partitions over and is redelivered every record the dead one had not committed:
  * each shipment exists exactly once, the record whose transaction committed never runs again, and no record is
- * dead-lettered. On PostgreSQL and on MariaDB.
+ * dead-lettered.
+ *
+ * <p>On PostgreSQL only, for the build's time (15 s a database): the store's statements in this leg (the claim, the
+ * committed mark in the listener's own transaction, the takeover once the lease is up) are those of
+ * {@link JdbcProcessCrashTests}, which runs on MariaDB too; what this leg adds, Kafka's redelivery of the offsets that
+ * were not committed, does not depend on the database. {@link #killAndRedeliver} takes the database all the same.
  */
 @ReliabilityTest
 class KafkaJdbcProcessCrashTests {
@@ -53,12 +58,6 @@ class KafkaJdbcProcessCrashTests {
     @Scenario(id = "5m", title = "JDBC store, " + KILLED, expected = EXPECTED)
     void aKilledConsumerShipsEachRecordOnce(@Dedicated RedisServer redis) throws Exception {
         killAndRedeliver(redis, Database.POSTGRESQL, "5m");
-    }
-
-    @Test
-    @Scenario(id = "5q", title = "JDBC store on MariaDB, " + KILLED, expected = EXPECTED)
-    void aKilledConsumerOnMariaDbShipsEachRecordOnce(@Dedicated RedisServer redis) throws Exception {
-        killAndRedeliver(redis, Database.MARIADB, "5q");
     }
 
     /** Kills the consumer on {@code database} at both points, lets a survivor take over, and reports row {@code row}. */
