@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A payment service whose {@code REQUEST_ID} records live in the same PostgreSQL as its payments
+ * A payment service whose {@code REQUEST_ID} records live in the same database as its payments (PostgreSQL or MariaDB)
  * ({@code idempotency.store: jdbc}). With {@code crash.stops=true} (the JVM to be killed), a key that starts with
  * {@code before-commit} holds its call with the payment written and its transaction open, one that starts with
  * {@code after-commit} holds it once the payment committed, before the answer, so that {@link JdbcProcessCrashTests}

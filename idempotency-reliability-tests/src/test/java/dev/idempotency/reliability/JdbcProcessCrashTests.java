@@ -2,8 +2,8 @@ package dev.idempotency.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.testsupport.Database;
 import dev.idempotency.testsupport.Dedicated;
-import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.nio.file.Files;
@@ -20,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * The JDBC record store when the application JVM is killed (SIGKILL) at each point of a call: after its claim with the
  * payment written but not committed, after the payment committed but before the answer, and after the answer. A
  * second instance (this JVM) then serves retries with the same keys: the payment exists exactly once in every case,
- * and each retry gets what the Stores page's crash table says.
+ * and each retry gets what the Stores page's crash table says. On PostgreSQL and on MariaDB.
  */
 @ReliabilityTest
 class JdbcProcessCrashTests {
@@ -29,21 +29,40 @@ class JdbcProcessCrashTests {
     /** Retries after the kill go on at most this long. */
     private static final Duration RETRY_WINDOW = Duration.ofSeconds(30);
 
+    private static final String BEFORE_COMMIT =
+            "application JVM killed (kill -9) after its claim, the payment written but not committed (lease 5 s)";
+    private static final String BEFORE_COMMIT_EXPECTED =
+            "409 until the lease ends, then exactly one run on the surviving instance; one payment";
+    private static final String AFTER_COMMIT =
+            "application JVM killed (kill -9) after the payment committed, before the answer";
+    private static final String AFTER_COMMIT_EXPECTED =
+            "409 until the lease ends, then 409 result-not-stored; never run again; one payment";
+    private static final String ANSWERED = "application JVM killed (kill -9) after the answer was stored";
+    private static final String ANSWERED_EXPECTED = "the replay; one payment";
+
     @Test
-    @Scenario(
-            id = "5j",
-            title = "JDBC store: application JVM killed (kill -9) after its claim, the payment written but not"
-                    + " committed (lease 5 s)",
-            expected = "409 until the lease ends, then exactly one run on the surviving instance; one payment")
-    @Scenario(
-            id = "5k",
-            title = "JDBC store: application JVM killed (kill -9) after the payment committed, before the answer",
-            expected = "409 until the lease ends, then 409 result-not-stored; never run again; one payment")
-    @Scenario(
-            id = "5l",
-            title = "JDBC store: application JVM killed (kill -9) after the answer was stored",
-            expected = "the replay; one payment")
+    @Scenario(id = "5j", title = "JDBC store: " + BEFORE_COMMIT, expected = BEFORE_COMMIT_EXPECTED)
+    @Scenario(id = "5k", title = "JDBC store: " + AFTER_COMMIT, expected = AFTER_COMMIT_EXPECTED)
+    @Scenario(id = "5l", title = "JDBC store: " + ANSWERED, expected = ANSWERED_EXPECTED)
     void aKilledApplicationNeverPaysTwice(@Dedicated RedisServer redis) throws Exception {
+        killAndRetry(redis, Database.POSTGRESQL, "5j", "5k", "5l");
+    }
+
+    @Test
+    @Scenario(id = "5n", title = "JDBC store on MariaDB: " + BEFORE_COMMIT, expected = BEFORE_COMMIT_EXPECTED)
+    @Scenario(id = "5o", title = "JDBC store on MariaDB: " + AFTER_COMMIT, expected = AFTER_COMMIT_EXPECTED)
+    @Scenario(id = "5p", title = "JDBC store on MariaDB: " + ANSWERED, expected = ANSWERED_EXPECTED)
+    void aKilledApplicationOnMariaDbNeverPaysTwice(@Dedicated RedisServer redis) throws Exception {
+        killAndRetry(redis, Database.MARIADB, "5n", "5o", "5p");
+    }
+
+    /**
+     * Kills the app on {@code database} at each point, retries on the survivor, and reports the rows
+     * {@code beforeCommitRow}, {@code afterCommitRow} and {@code answeredRow}.
+     */
+    private static void killAndRetry(
+            RedisServer redis, Database database, String beforeCommitRow, String afterCommitRow, String answeredRow)
+            throws Exception {
         String beforeCommit = "before-commit-" + UUID.randomUUID();
         String afterCommit = "after-commit-" + UUID.randomUUID();
         String answered = "answered-" + UUID.randomUUID();
@@ -51,10 +70,12 @@ class JdbcProcessCrashTests {
         int port = ChildJvm.freePort();
         Process crashing = ChildJvm.start(
                 JdbcCrashApp.class,
-                App.arguments(redis.host(), redis.port(), arguments("server.port=" + port, "crash.stops=true")),
+                App.arguments(
+                        redis.host(), redis.port(), arguments(database, "server.port=" + port, "crash.stops=true")),
                 log);
         try (ConfigurableApplicationContext survivor = new SpringApplicationBuilder(JdbcCrashApp.class)
-                .run(App.arguments(redis.host(), redis.port(), arguments()).toArray(String[]::new))) {
+                .run(App.arguments(redis.host(), redis.port(), arguments(database))
+                        .toArray(String[]::new))) {
             Http child = new Http(port);
             assertThat(Race.await(
                             Duration.ofSeconds(90),
@@ -112,17 +133,17 @@ class JdbcProcessCrashTests {
             JdbcCrashApp.Ledger ledger = survivor.getBean(JdbcCrashApp.Ledger.class);
 
             ReliabilityReport.measured(
-                    "5j",
+                    beforeCommitRow,
                     "after the kill: " + rerun + "; runs on the survivor " + payments.runs(beforeCommit) + "; payments "
                             + ledger.payments(beforeCommit));
             ReliabilityReport.measured(
-                    "5k",
+                    afterCommitRow,
                     "after the kill: " + committed + "; last "
                             + (lastOfCommitted == null ? "none" : lastOfCommitted.body())
                             + "; runs on the survivor " + payments.runs(afterCommit) + "; payments "
                             + ledger.payments(afterCommit));
             ReliabilityReport.measured(
-                    "5l",
+                    answeredRow,
                     "retry: " + replay.status() + (replay.replayed() ? " replayed" : " not replayed") + "; payments "
                             + ledger.payments(answered));
 
@@ -163,9 +184,9 @@ class JdbcProcessCrashTests {
         }
     }
 
-    private static String[] arguments(String... more) {
+    private static String[] arguments(Database database, String... more) {
         String[] common = {
-            "idempotency.store=jdbc", "crash.jdbc-url=" + Postgres.jdbcUrl(), "idempotency.request-id.lease=" + LEASE
+            "idempotency.store=jdbc", "crash.jdbc-url=" + database.jdbcUrl(), "idempotency.request-id.lease=" + LEASE
         };
         String[] all = new String[common.length + more.length];
         System.arraycopy(common, 0, all, 0, common.length);

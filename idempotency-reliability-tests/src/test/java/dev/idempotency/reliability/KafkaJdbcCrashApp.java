@@ -2,6 +2,7 @@ package dev.idempotency.reliability;
 
 import dev.idempotency.Idempotent;
 import dev.idempotency.kafka.KafkaErrorHandling;
+import dev.idempotency.testsupport.Database;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +25,7 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
- * A Kafka consumer that writes shipments to the PostgreSQL that holds its {@code REQUEST_ID} records
+ * A Kafka consumer that writes shipments to the database (PostgreSQL or MariaDB) that holds its {@code REQUEST_ID} records
  * ({@code idempotency.store: jdbc}): the listener's transaction writes the shipment and marks the record's key done
  * together. With {@code crash.stops=true} (the JVM to be killed), a key that starts with {@code before-commit} holds its
  * record with the shipment written and its transaction open, one that starts with {@code after-commit} holds it once
@@ -53,9 +54,9 @@ public class KafkaJdbcCrashApp {
         return CrashDatabase.open(url, TABLES);
     }
 
-    /** The records' table, the shipments, and where calls note that they stopped. */
-    static void createTables(DataSource dataSource) {
-        CrashDatabase.createTables(dataSource, TABLES);
+    /** The records' table, the shipments, and where calls note that they stopped, in {@code database}. */
+    static void createTables(Database database) {
+        CrashDatabase.createTables(database, database.dataSource(), TABLES);
     }
 
     /** Records that would be dead-lettered: none may be, a processed record is skipped, never recovered. */

@@ -2,8 +2,8 @@ package dev.idempotency.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.testsupport.Database;
 import dev.idempotency.testsupport.Dedicated;
-import dev.idempotency.testsupport.Postgres;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.nio.charset.StandardCharsets;
@@ -38,20 +38,30 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * consumer in this JVM then takes the partitions over and is redelivered every record the dead one had not committed:
  * each shipment exists exactly once, the record whose transaction committed never runs again, and no record is
  * dead-lettered.
+ *
+ * <p>On PostgreSQL only, for the build's time (15 s a database): the store's statements in this leg (the claim, the
+ * committed mark in the listener's own transaction, the takeover once the lease is up) are those of
+ * {@link JdbcProcessCrashTests}, which runs on MariaDB too; what this leg adds, Kafka's redelivery of the offsets that
+ * were not committed, does not depend on the database. {@link #killAndRedeliver} takes the database all the same.
  */
 @ReliabilityTest
 class KafkaJdbcProcessCrashTests {
 
     private static final Duration LEASE = Duration.ofSeconds(5);
 
+    private static final String KILLED = "Kafka consumer: JVM killed (kill -9) between the listener's database write"
+            + " and the offset commit, before and after the write's transaction committed (lease 5 s)";
+    private static final String EXPECTED = "the uncommitted record runs once on the surviving consumer after the lease,"
+            + " the committed one never again; one shipment each; none dead-lettered";
+
     @Test
-    @Scenario(
-            id = "5m",
-            title = "JDBC store, Kafka consumer: JVM killed (kill -9) between the listener's database write and the"
-                    + " offset commit, before and after the write's transaction committed (lease 5 s)",
-            expected = "the uncommitted record runs once on the surviving consumer after the lease, the committed one"
-                    + " never again; one shipment each; none dead-lettered")
+    @Scenario(id = "5m", title = "JDBC store, " + KILLED, expected = EXPECTED)
     void aKilledConsumerShipsEachRecordOnce(@Dedicated RedisServer redis) throws Exception {
+        killAndRedeliver(redis, Database.POSTGRESQL, "5m");
+    }
+
+    /** Kills the consumer on {@code database} at both points, lets a survivor take over, and reports row {@code row}. */
+    private static void killAndRedeliver(RedisServer redis, Database database, String row) throws Exception {
         String suffix = UUID.randomUUID().toString();
         String beforeCommit = "before-commit-" + suffix;
         String afterCommit = "after-commit-" + suffix;
@@ -63,23 +73,22 @@ class KafkaJdbcProcessCrashTests {
         try {
             // Partition 0: a record answered in full, then one that stops with its transaction open; partition 1: one
             // that stops after its commit. Each partition has a consumer of its own, which stops on it.
-            KafkaJdbcCrashApp.createTables(Postgres.dataSource());
+            KafkaJdbcCrashApp.createTables(database);
             send(broker, 0, answered);
             send(broker, 0, beforeCommit);
             send(broker, 1, afterCommit);
             crashing = ChildJvm.start(
                     KafkaJdbcCrashApp.class,
-                    App.arguments(redis.host(), redis.port(), arguments(broker, "crash.stops=true")),
+                    App.arguments(redis.host(), redis.port(), arguments(database, broker, "crash.stops=true")),
                     log);
-            JdbcTemplate database = new JdbcTemplate(Postgres.dataSource());
+            JdbcTemplate signals = new JdbcTemplate(database.dataSource());
             Process child = crashing;
             assertThat(Race.await(
                             Duration.ofSeconds(120),
                             200,
-                            () -> !child.isAlive()
-                                    || reached(database, beforeCommit) && reached(database, afterCommit)))
+                            () -> !child.isAlive() || reached(signals, beforeCommit) && reached(signals, afterCommit)))
                     .isTrue();
-            assertThat(reached(database, beforeCommit) && reached(database, afterCommit))
+            assertThat(reached(signals, beforeCommit) && reached(signals, afterCommit))
                     .as("both records stopped where they were told to; log:%n%s", ChildJvm.tail(log))
                     .isTrue();
             crashing.destroyForcibly(); // SIGKILL: no rollback, no release, no offset commit
@@ -87,7 +96,7 @@ class KafkaJdbcProcessCrashTests {
             long killed = System.nanoTime();
 
             try (ConfigurableApplicationContext survivor = new SpringApplicationBuilder(KafkaJdbcCrashApp.class)
-                    .run(App.arguments(redis.host(), redis.port(), arguments(broker))
+                    .run(App.arguments(redis.host(), redis.port(), arguments(database, broker))
                             .toArray(String[]::new))) {
                 assertThat(Race.await(Duration.ofSeconds(120), 200, () -> allCommitted(broker)))
                         .as("the surviving consumer committed every record")
@@ -97,7 +106,7 @@ class KafkaJdbcProcessCrashTests {
                 KafkaJdbcCrashApp.Ledger ledger = survivor.getBean(KafkaJdbcCrashApp.Ledger.class);
                 AtomicInteger recovered = survivor.getBean("recovered", AtomicInteger.class);
                 ReliabilityReport.measured(
-                        "5m",
+                        row,
                         "every record committed " + seconds + " s after the kill; runs on the survivor: uncommitted "
                                 + shipments.runs(beforeCommit) + ", committed " + shipments.runs(afterCommit)
                                 + ", answered " + shipments.runs(answered) + "; shipments "
@@ -170,11 +179,11 @@ class KafkaJdbcProcessCrashTests {
         }
     }
 
-    private static String[] arguments(EmbeddedKafkaKraftBroker broker, String... more) {
+    private static String[] arguments(Database database, EmbeddedKafkaKraftBroker broker, String... more) {
         String[] common = {
             "spring.main.web-application-type=none",
             "idempotency.store=jdbc",
-            "crash.jdbc-url=" + Postgres.jdbcUrl(),
+            "crash.jdbc-url=" + database.jdbcUrl(),
             "idempotency.request-id.lease=" + LEASE,
             "spring.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
             "spring.kafka.consumer.auto-offset-reset=earliest"

@@ -11,7 +11,9 @@ import dev.idempotency.testsupport.CommandMonitor;
 import dev.idempotency.testsupport.TestHttp;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +35,7 @@ import org.springframework.web.server.ResponseStatusException;
 /**
  * How a call ends: a client that goes away mid-work, a lock waiter that gives up, an answer too large to keep. The
  * promise is judged by the executions counted on the server, on a real port and real Redis, on both stacks; the
- * records and tokens also on the JDBC store (a real PostgreSQL).
+ * records and tokens also on the JDBC store (real PostgreSQL and MariaDB servers).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CallEndTests {
@@ -45,18 +47,15 @@ class CallEndTests {
     @BeforeAll
     void start() {
         for (Deployment deployment : Deployment.all()) {
-            apps.put(
-                    deployment,
-                    EdgeApplication.start(
-                            deployment.stack(),
-                            "idempotency.lock.wait=5s",
-                            "idempotency.store=" + (deployment.jdbc() ? "jdbc" : "redis")));
+            List<String> properties = new ArrayList<>(List.of(deployment.storeProperties()));
+            properties.add("idempotency.lock.wait=5s");
+            apps.put(deployment, EdgeApplication.start(deployment.stack(), properties.toArray(String[]::new)));
         }
     }
 
     /** The application of {@code stack} on the Redis store (locks live in Redis on both). */
     private ConfigurableApplicationContext app(Stack stack) {
-        return apps.get(new Deployment(stack, false));
+        return apps.get(new Deployment(stack, null));
     }
 
     @AfterAll
@@ -124,19 +123,21 @@ class CallEndTests {
         "MVC, redis, orders, 500, ran-again",
         "MVC, redis, orders, 409, ran-again",
         "MVC, redis, orders-kept, 409, result-not-stored",
-        "MVC, jdbc, orders, 500, ran-again",
-        "MVC, jdbc, orders-kept, 409, result-not-stored",
+        "MVC, postgresql, orders, 500, ran-again",
+        "MVC, postgresql, orders-kept, 409, result-not-stored",
+        "MVC, mariadb, orders, 500, ran-again",
+        "MVC, mariadb, orders-kept, 409, result-not-stored",
         "WEBFLUX, redis, stock, 500, ran-again",
         "WEBFLUX, redis, stock-entity, 409, ran-again",
         "WEBFLUX, redis, orders, 500, ran-again",
         "WEBFLUX, redis, orders, 409, ran-again",
         "WEBFLUX, redis, orders-kept, 409, replayed",
-        "WEBFLUX, jdbc, orders, 500, ran-again",
-        "WEBFLUX, jdbc, orders-kept, 409, replayed"
+        "WEBFLUX, postgresql, orders, 500, ran-again",
+        "WEBFLUX, postgresql, orders-kept, 409, replayed"
     })
     void workThatFailsAfterItsClientDisconnectedIsSettledByItsError(
             Stack stack, String store, String path, int status, String retry) throws Exception {
-        ConfigurableApplicationContext app = apps.get(new Deployment(stack, store.equals("jdbc")));
+        ConfigurableApplicationContext app = apps.get(Deployment.of(stack, store));
         Work work = app.getBean(Work.class);
         TestHttp http = new TestHttp(EdgeApplication.port(app));
         String id = newId();
@@ -201,8 +202,7 @@ class CallEndTests {
                 DEADLINE,
                 "the detached work was settled",
                 () -> EdgeApplication.outcomes(app, "executed") > executed
-                        && settled.equals(Deployment.tokenState(
-                                app, deployment.jdbc(), "", "POST /edge/notes-parked/{id}", token)));
+                        && settled.equals(deployment.tokenState(app, "", "POST /edge/notes-parked/{id}", token)));
         CompletableFuture<HttpResponse<String>> again =
                 CompletableFuture.supplyAsync(() -> http.post(path, "", "Idempotency-Token", token));
         if (workFails) {

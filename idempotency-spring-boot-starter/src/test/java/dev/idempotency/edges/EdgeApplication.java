@@ -20,7 +20,8 @@ import org.springframework.web.server.WebFilter;
 
 /**
  * Handlers whose work the test ends, on either stack, with the settings a test gives ({@code idempotency.store=jdbc}:
- * the records and tokens in the test JVM's PostgreSQL).
+ * the records and tokens in the test JVM's PostgreSQL,
+ * or its MariaDB with {@code test.database=MARIADB}).
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every row of the HTTP contract, end to end, on both web stacks and both record stores (Redis, and the JDBC store on a
- * real PostgreSQL): the same controllers, real server port, real Redis, Spring Security on.
+ * real PostgreSQL, and on MariaDB with Spring MVC): the same controllers, real server port, real Redis, Spring Security on.
  */
 @ParameterizedClass
 @MethodSource("dev.idempotency.stacks.Deployment#all")

@@ -5,7 +5,9 @@ import dev.idempotency.it.ReportService;
 import dev.idempotency.it.ShopController;
 import dev.idempotency.reactive.ReactiveLedger;
 import dev.idempotency.reactive.ReactiveOrdersController;
-import dev.idempotency.testsupport.Postgres;
+import dev.idempotency.testsupport.Database;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -14,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
@@ -49,33 +52,43 @@ public class ContractApplication {
             User.withUsername("bob").password("{noop}secret").roles("USER").build();
 
     /**
-     * With {@code idempotency.store: jdbc}: the application's DataSource, a real PostgreSQL, with the shipped schema
-     * run on it before the records' store starts (as spring.sql.init would).
+     * With {@code idempotency.store: jdbc}: the application's DataSource, a real database of the test JVM
+     * ({@code test.database}: {@code postgresql}, the default, or {@code mariadb}), with its shipped schema run on it
+     * before the records' store starts (as spring.sql.init would).
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(name = "idempotency.store", havingValue = "jdbc")
     public static class JdbcRecords {
 
+        /** The property that names the {@link Database} of an application on the JDBC store. */
+        public static final String DATABASE = "test.database";
+
+        private static final Map<Database, DataSource> WITH_SCHEMA = new ConcurrentHashMap<>();
+
         @Bean
-        DataSource dataSource() {
-            return postgres();
+        DataSource dataSource(Environment environment) {
+            return of(environment.getProperty(DATABASE, Database.class, Database.POSTGRESQL));
         }
 
-        /** The PostgreSQL of the test JVM, with the records' table (made once: tests poll the table through this). */
+        /** The PostgreSQL of the test JVM, with the records' table. */
         public static DataSource postgres() {
-            return WithSchema.DATA_SOURCE;
+            return of(Database.POSTGRESQL);
         }
 
-        private static final class WithSchema {
+        /** {@code database} of the test JVM, with the records' table (made once: tests poll the table through this). */
+        public static DataSource of(Database database) {
+            return WITH_SCHEMA.computeIfAbsent(database, JdbcRecords::withSchema);
+        }
 
-            static final DataSource DATA_SOURCE = create();
+        /** The property that starts an application on the JDBC store in {@code database}. */
+        public static String[] on(Database database) {
+            return new String[] {"idempotency.store=jdbc", DATABASE + "=" + database.name()};
+        }
 
-            private static DataSource create() {
-                DataSource dataSource = Postgres.dataSource();
-                new ResourceDatabasePopulator(new ClassPathResource("dev/idempotency/jdbc/schema-postgresql.sql"))
-                        .execute(dataSource);
-                return dataSource;
-            }
+        private static DataSource withSchema(Database database) {
+            DataSource dataSource = database.dataSource();
+            new ResourceDatabasePopulator(new ClassPathResource(database.schemaScript())).execute(dataSource);
+            return dataSource;
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.idempotency.stacks;
 
 import dev.idempotency.it.TestRedis;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -16,8 +16,7 @@ public enum Stack {
     MVC(WebApplicationType.SERVLET),
     WEBFLUX(WebApplicationType.REACTIVE);
 
-    private static final Map<Stack, ConfigurableApplicationContext> RUNNING = new EnumMap<>(Stack.class);
-    private static final Map<Stack, ConfigurableApplicationContext> RUNNING_ON_JDBC = new EnumMap<>(Stack.class);
+    private static final Map<Deployment, ConfigurableApplicationContext> RUNNING = new HashMap<>();
 
     private final WebApplicationType type;
 
@@ -26,16 +25,18 @@ public enum Stack {
     }
 
     /** The running application of this stack, its records in Redis. */
-    public synchronized ConfigurableApplicationContext app() {
-        return RUNNING.computeIfAbsent(this, stack -> start());
+    public ConfigurableApplicationContext app() {
+        return app(new Deployment(this, null));
     }
 
     /**
-     * The running application of this stack with {@code idempotency.store: jdbc}: its {@code REQUEST_ID} records in a
-     * real PostgreSQL ({@link ContractApplication.JdbcRecords}).
+     * The running application of {@code deployment}, which is on this stack: with a database, its {@code REQUEST_ID}
+     * records in it ({@link ContractApplication.JdbcRecords}).
      */
-    public synchronized ConfigurableApplicationContext appOnJdbc() {
-        return RUNNING_ON_JDBC.computeIfAbsent(this, stack -> start("idempotency.store=jdbc"));
+    ConfigurableApplicationContext app(Deployment deployment) {
+        synchronized (RUNNING) {
+            return RUNNING.computeIfAbsent(deployment, running -> start(running.storeProperties()));
+        }
     }
 
     private ConfigurableApplicationContext start(String... properties) {

@@ -4,25 +4,31 @@ import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import dev.idempotency.it.TestRedis;
 import dev.idempotency.stacks.ContractApplication;
+import dev.idempotency.testsupport.Database;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.ConfigurableTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionExecution;
+import org.springframework.transaction.TransactionExecutionListener;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Idempotent calls that write to PostgreSQL in a transaction. The transaction advisor has order 0; the idempotency
+ * Idempotent calls that write to a database in a transaction (PostgreSQL; MariaDB with its records there). The transaction advisor has order 0; the idempotency
  * advisor's order decides whether it runs inside the transaction (its default) or outside it ({@code outside}).
  */
 @SpringBootConfiguration
@@ -32,20 +38,29 @@ public class TransactionApplication {
 
     /**
      * Whether the idempotency advisor runs inside the transaction of a method that has both annotations, and whether
-     * the records live in Redis or in the same PostgreSQL as the orders ({@code idempotency.store: jdbc}).
+     * the records live in Redis (the orders in PostgreSQL) or in the same database as the orders
+     * ({@code idempotency.store: jdbc}).
      */
     enum Setup {
-        INSIDE(true, false),
-        OUTSIDE(false, false),
-        INSIDE_ON_JDBC_STORE(true, true),
-        OUTSIDE_ON_JDBC_STORE(false, true);
+        INSIDE(true, null),
+        OUTSIDE(false, null),
+        INSIDE_ON_JDBC_STORE(true, Database.POSTGRESQL),
+        OUTSIDE_ON_JDBC_STORE(false, Database.POSTGRESQL),
+        INSIDE_ON_MARIADB(true, Database.MARIADB),
+        OUTSIDE_ON_MARIADB(false, Database.MARIADB);
 
         final boolean inside;
-        final boolean jdbc;
+        /** Where the records live with the orders; {@code null}: in Redis. */
+        final @Nullable Database records;
 
-        Setup(boolean inside, boolean jdbc) {
+        Setup(boolean inside, @Nullable Database records) {
             this.inside = inside;
-            this.jdbc = jdbc;
+            this.records = records;
+        }
+
+        /** The database of the orders. */
+        Database orders() {
+            return records == null ? Database.POSTGRESQL : records;
         }
     }
 
@@ -56,24 +71,32 @@ public class TransactionApplication {
                         "spring.data.redis.host=" + TestRedis.SERVER.host(),
                         "spring.data.redis.port=" + TestRedis.SERVER.port(),
                         "idempotency.key-prefix=tx-" + UUID.randomUUID() + ":",
-                        "idempotency.store=" + (setup.jdbc ? "jdbc" : "redis"),
+                        "idempotency.store=" + (setup.records == null ? "redis" : "jdbc"),
+                        ContractApplication.JdbcRecords.DATABASE + "=" + setup.orders(),
                         "idempotency.advisor-order=" + (setup.inside ? 100 : -100))
                 .run();
     }
 
     @Bean
-    DataSource dataSource() {
-        return ContractApplication.JdbcRecords.postgres();
+    Database database(Environment environment) {
+        return environment.getRequiredProperty(ContractApplication.JdbcRecords.DATABASE, Database.class);
     }
 
     @Bean
-    JdbcTemplate jdbcTemplate(DataSource dataSource) {
+    DataSource dataSource(Database database) {
+        return ContractApplication.JdbcRecords.of(database);
+    }
+
+    @Bean
+    JdbcTemplate jdbcTemplate(DataSource dataSource, Database database) {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
         jdbc.execute("CREATE TABLE IF NOT EXISTS orders (id text, run int)");
         jdbc.execute("CREATE TABLE IF NOT EXISTS notes (token text, note text)");
-        // Checked at commit: two equal entries in one transaction make its commit fail.
-        jdbc.execute("CREATE TABLE IF NOT EXISTS entries (entry text,"
-                + " CONSTRAINT entries_unique UNIQUE (entry) DEFERRABLE INITIALLY DEFERRED)");
+        if (database == Database.POSTGRESQL) {
+            // Checked at commit: two equal entries in one transaction make its commit fail.
+            jdbc.execute("CREATE TABLE IF NOT EXISTS entries (entry text,"
+                    + " CONSTRAINT entries_unique UNIQUE (entry) DEFERRABLE INITIALLY DEFERRED)");
+        }
         return jdbc;
     }
 
@@ -83,8 +106,8 @@ public class TransactionApplication {
     }
 
     @Bean
-    Orders orders(JdbcTemplate jdbc) {
-        return new Orders(jdbc);
+    Orders orders(JdbcTemplate jdbc, Database database, PlatformTransactionManager transactions) {
+        return new Orders(jdbc, database, (ConfigurableTransactionManager) transactions);
     }
 
     @Bean
@@ -96,12 +119,31 @@ public class TransactionApplication {
     public static class Orders {
 
         private final JdbcTemplate jdbc;
+        private final Database database;
+        /** The connection whose commit is to fail on this thread (MariaDB). */
+        private final ThreadLocal<Long> doomed = new ThreadLocal<>();
+
         private final Map<String, Integer> runs = new ConcurrentHashMap<>();
         private final Set<String> failingCommits = ConcurrentHashMap.newKeySet();
         private final Map<String, Runnable> pauses = new ConcurrentHashMap<>();
 
-        public Orders(JdbcTemplate jdbc) {
+        /**
+         * @param transactions the transaction manager, already joined to the records (its listener added at its
+         *     initialization), so that the listener added here runs after theirs, just before COMMIT
+         */
+        public Orders(JdbcTemplate jdbc, Database database, ConfigurableTransactionManager transactions) {
             this.jdbc = jdbc;
+            this.database = database;
+            transactions.addListener(new TransactionExecutionListener() {
+                @Override
+                public void beforeCommit(TransactionExecution transaction) {
+                    Long connection = doomed.get();
+                    if (connection != null) {
+                        doomed.remove();
+                        new JdbcTemplate(database.dataSource()).execute("KILL " + connection);
+                    }
+                }
+            });
         }
 
         /** An idempotent method with a transaction of its own. */
@@ -131,13 +173,26 @@ public class TransactionApplication {
                 pause.run();
             }
             if (failingCommits.remove(id)) {
-                jdbc.update("INSERT INTO entries VALUES (?)", id);
-                jdbc.update("INSERT INTO entries VALUES (?)", id);
+                failTheCommit(id);
             }
             return run;
         }
 
-        /** Makes the commit of the next transaction that places {@code id} fail (a deferred constraint). */
+        /**
+         * Makes the commit of this thread's transaction fail in the database, after everything written in it: on
+         * PostgreSQL two equal entries, which a deferred constraint refuses at the commit; MariaDB has no deferred
+         * constraints, so the transaction's connection is killed just before its COMMIT.
+         */
+        private void failTheCommit(String id) {
+            if (database == Database.POSTGRESQL) {
+                jdbc.update("INSERT INTO entries VALUES (?)", id);
+                jdbc.update("INSERT INTO entries VALUES (?)", id);
+            } else {
+                doomed.set(jdbc.queryForObject("SELECT CONNECTION_ID()", Long.class));
+            }
+        }
+
+        /** Makes the commit of the next transaction that places {@code id} fail. */
         public void failCommitOf(String id) {
             failingCommits.add(id);
         }
@@ -155,7 +210,10 @@ public class TransactionApplication {
             return jdbc.queryForObject("SELECT count(*) FROM orders WHERE id = ?", Integer.class, id);
         }
 
-        /** Whether the record of {@code id} and its order row were written by one transaction (PostgreSQL's xmin). */
+        /**
+         * Whether the record of {@code id} and its order row were written by one transaction (PostgreSQL's xmin; on
+         * PostgreSQL only).
+         */
         public boolean recordWrittenWithTheOrder(String id) {
             return jdbc.queryForObject(
                             "SELECT count(*) FROM orders o JOIN idempotency_request r ON r.xmin = o.xmin WHERE o.id = ?",

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.ClaimTakenOverException;
 import dev.idempotency.TokenAlreadyUsedException;
+import dev.idempotency.internal.jdbc.SqlDialect;
 import dev.idempotency.spi.Futures;
 import dev.idempotency.stacks.ContractApplication;
 import dev.idempotency.testsupport.Await;
+import dev.idempotency.testsupport.Database;
 import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.transactions.TransactionApplication.Setup;
 import java.time.Duration;
@@ -31,11 +33,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.TransactionException;
 
 /**
- * Calls that write to PostgreSQL in a transaction settle with it: the result is stored only after the commit, and a
+ * Calls that write to a database in a transaction settle with it: the result is stored only after the commit, and a
  * rollback, or a commit that throws, releases the claim (restores the token), so the retry runs the work and the
  * database holds exactly one order. Whether the idempotency advisor runs inside the transaction or outside it, and
- * for a transaction opened around the caller. The same with the records in Redis and in the orders' own PostgreSQL
- * (the JDBC store), where the record is written in the orders' transaction itself.
+ * for a transaction opened around the caller. The same with the records in Redis and in the orders' own database
+ * (the JDBC store, on PostgreSQL and on MariaDB), where the record is written in the orders' transaction itself.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TransactionTests {
@@ -127,17 +129,18 @@ class TransactionTests {
     @ParameterizedTest
     @EnumSource(
             value = Setup.class,
-            names = {"INSIDE_ON_JDBC_STORE", "OUTSIDE_ON_JDBC_STORE"})
+            names = {"INSIDE_ON_JDBC_STORE", "OUTSIDE_ON_JDBC_STORE", "INSIDE_ON_MARIADB", "OUTSIDE_ON_MARIADB"})
     void aClaimTakenOverBeforeTheCommitRollsTheWorkBack(Setup setup) throws Exception {
         TransactionApplication.Checkout checkout = apps.get(setup).getBean(TransactionApplication.Checkout.class);
         TransactionApplication.Orders orders = orders(setup);
         String records = apps.get(setup).getEnvironment().getRequiredProperty("idempotency.key-prefix");
         String placed = UUID.randomUUID().toString();
-        assertThatThrownBy(() -> whileTakenOver(orders, records, placed, () -> orders.place(placed)))
+        Database database = setup.orders();
+        assertThatThrownBy(() -> whileTakenOver(database, orders, records, placed, () -> orders.place(placed)))
                 .isInstanceOf(ClaimTakenOverException.class);
         String checkedOut = UUID.randomUUID().toString();
-        assertThatThrownBy(
-                        () -> whileTakenOver(orders, records, checkedOut, () -> checkout.checkout(checkedOut, false)))
+        assertThatThrownBy(() -> whileTakenOver(
+                        database, orders, records, checkedOut, () -> checkout.checkout(checkedOut, false)))
                 .isInstanceOf(ClaimTakenOverException.class);
         assertThat(orders.rows(placed))
                 .as("DEFECT if 1: the late commit went through")
@@ -148,11 +151,12 @@ class TransactionTests {
     }
 
     /**
-     * Runs {@code call} on another thread and takes its claims (the app's running claims, under {@code records}) over
-     * while it waits after its insert; what it returns, or its failure.
+     * Runs {@code call} on another thread and takes its claims (the app's running claims in {@code database}, under
+     * {@code records}) over while it waits after its insert; what it returns, or its failure.
      */
     private static int whileTakenOver(
-            TransactionApplication.Orders orders, String records, String id, Callable<Integer> call) throws Throwable {
+            Database database, TransactionApplication.Orders orders, String records, String id, Callable<Integer> call)
+            throws Throwable {
         CountDownLatch working = new CountDownLatch(1);
         CountDownLatch takenOver = new CountDownLatch(1);
         orders.pauseAfterInsert(id, () -> {
@@ -167,11 +171,12 @@ class TransactionTests {
             }
         });
         Await.latch(working, "working");
-        assertThat(new JdbcTemplate(ContractApplication.JdbcRecords.postgres())
+        assertThat(new JdbcTemplate(ContractApplication.JdbcRecords.of(database))
                         .update(
-                                "UPDATE idempotency_request SET owner = 'another-instance', expires_at ="
-                                        + " clock_timestamp() + INTERVAL '1 hour' WHERE state = 'P' AND record_key"
-                                        + " LIKE ?",
+                                "UPDATE idempotency_request SET owner = 'another-instance', expires_at = "
+                                        + SqlDialect.valueOf(database.name()).later()
+                                        + " WHERE state = 'P' AND record_key LIKE ?",
+                                Duration.ofHours(1).toMillis(),
                                 records + "%request-id:%"))
                 .as("the running claims taken over")
                 .isPositive();
