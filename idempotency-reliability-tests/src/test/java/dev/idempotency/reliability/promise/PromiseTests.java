@@ -155,19 +155,19 @@ class PromiseTests {
     }
 
     /**
-     * The same, with the paths that have no property of their own for a strategy: a stream cannot be replayed.
-     * {@code mvc-sse} ({@link SsePaths}) is not drawn: its async timeout answers 503 while the work runs on, an open
-     * finding (src/test/resources/open-findings).
+     * The same, with the paths that have no property of their own for a strategy: a stream cannot be replayed
+     * ({@code StreamingResponseBody}, and the server-sent events of {@link SsePaths}).
      */
     @Provide
     Arbitrary<String> mvcAsyncOrStream() {
-        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-flux");
+        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-flux", "mvc-sse");
     }
 
     /** And {@code DeferredResult}, whose {@code TOKEN} handler has no property of its own. */
     @Provide
     Arbitrary<String> mvcAsyncOrStreamOrDeferred() {
-        return Arbitraries.of("mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-flux", "mvc-deferred");
+        return Arbitraries.of(
+                "mvc-callable", "mvc-webasync", "mvc-mono", "mvc-stream", "mvc-flux", "mvc-sse", "mvc-deferred");
     }
 
     /** Protected bean methods whose value comes later: a {@code CompletionStage}, a {@code Flux} (LOCK only). */
