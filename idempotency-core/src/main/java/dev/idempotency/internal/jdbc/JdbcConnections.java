@@ -96,9 +96,14 @@ public final class JdbcConnections implements AutoCloseable {
     /**
      * {@link #async}, for a caller that waits for the statement on its own thread, which may block: when a store thread
      * would be free and none is waited for, the statement runs on the caller's thread, and the future is done when
-     * this returns. Never on an event loop or a timer's thread.
+     * this returns. Never on an event loop or a timer's thread, nor on one in a transaction.
      */
     public <T> CompletableFuture<T> here(String kind, Statement<T> statement) {
+        if (TransactionSynchronizationManager.isSynchronizationActive()) {
+            // A connection asked for on a thread in a transaction may be that transaction's (a DataSource wrapped in a
+            // TransactionAwareDataSourceProxy): the store's own commit would then be the caller's.
+            return async(kind, statement);
+        }
         return refusedAsUnavailable(kind, System.nanoTime(), line.runHere(kind, () -> own(kind, statement)));
     }
 

@@ -477,6 +477,12 @@ class JdbcRequestIdStoreTests extends OnEveryDatabase {
             assertThat(Futures.join(watched.claim(keys.requestId("", "orders", key + "-async"), "f", LEASE)))
                     .isInstanceOf(ClaimOutcome.Acquired.class);
             assertThat(ranOn).singleElement().asString().startsWith("claim idempotency-jdbc-");
+            // In a transaction, a connection asked for may be the transaction's (TransactionAwareDataSourceProxy).
+            ranOn.clear();
+            transactions.executeWithoutResult(
+                    status -> assertThat(blocking.execute(call(key + "-in-transaction"), () -> "ran", TEXT))
+                            .isEqualTo("ran"));
+            assertThat(ranOn).first().asString().startsWith("claim idempotency-jdbc-");
         }
     }
 
