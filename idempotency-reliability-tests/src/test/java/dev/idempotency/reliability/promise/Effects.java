@@ -15,7 +15,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * The business effect of protected work that runs in a transaction its caller began ({@code bean-tx} on the JDBC
  * store): one row a run, written in that transaction, so that it exists only if the transaction committed. The claim's
  * completion commits with it, and a claim taken over before the commit must fail it (issue 36), so a key commits one
- * effect at most; a run whose transaction did not commit is judged as one that failed (its caller gets the error).
+ * effect at most; a run whose transaction did not commit is judged as not run (its caller gets 503).
  */
 final class Effects {
 
@@ -59,26 +59,15 @@ final class Effects {
     }
 
     /**
-     * The runs as their transactions ended: a run whose outcome would be kept but whose effect did not commit was
-     * rolled back (its completion failed the commit), so its caller gets the error and nothing is kept of it.
+     * The runs whose work counts: a run whose outcome would be kept but whose effect did not commit was rolled back (its
+     * completion failed the commit, the claim taken over), so for the promise it did not run: its caller must be told
+     * so (503, as a claim taken over is answered), and a run beside it needs no excuse.
      */
     static List<Ledger.Execution> asCommitted(
             List<Ledger.Execution> runs, Map<String, List<String>> committed, PathContract contract) {
         Set<String> calls = committed.values().stream().flatMap(List::stream).collect(Collectors.toSet());
         return runs.stream()
-                .map(run -> !contract.keeps(run.outcome()) || calls.contains(run.call())
-                        ? run
-                        : new Ledger.Execution(
-                                run.id(),
-                                run.call(),
-                                run.key(),
-                                run.fence(),
-                                run.start(),
-                                run.end(),
-                                "rolled-back",
-                                run.leaseHeld(),
-                                run.heldUntil(),
-                                run.answer()))
+                .filter(run -> !contract.keeps(run.outcome()) || calls.contains(run.call()))
                 .toList();
     }
 }
