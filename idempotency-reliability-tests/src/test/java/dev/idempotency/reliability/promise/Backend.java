@@ -15,7 +15,8 @@ import org.springframework.data.redis.core.ScanOptions;
 /**
  * The Redis an application of the checker talks to, and the faults a history can inject into it: either one durable
  * server behind a {@link FaultProxy} (stopped, killed and restarted, replies dropped), or a master with a replica (the
- * replica frozen under {@code wait-for-replicas}). The harness reads Redis directly, never through the proxy.
+ * replica frozen under {@code wait-for-replicas}); and, on the JDBC store, its claims taken over by another instance
+ * ({@link OtherInstance}). The harness reads Redis directly, never through the proxy.
  */
 final class Backend implements AutoCloseable {
 
@@ -58,6 +59,7 @@ final class Backend implements AutoCloseable {
             case KILL -> redis.kill();
             case DROP_REPLIES -> proxy().dropAllReplies(true);
             case REPLICA_FROZEN -> replicaPair().replica().pause();
+            case TAKEN_OVER -> OtherInstance.takeOver();
         }
     }
 
@@ -67,6 +69,7 @@ final class Backend implements AutoCloseable {
             case KILL -> redis.restart();
             case DROP_REPLIES -> proxy().dropAllReplies(false);
             case REPLICA_FROZEN -> replicaPair().replica().resume();
+            case TAKEN_OVER -> OtherInstance.stop();
         }
         active = null;
     }

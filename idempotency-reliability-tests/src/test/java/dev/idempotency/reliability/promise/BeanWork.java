@@ -3,6 +3,7 @@ package dev.idempotency.reliability.promise;
 import dev.idempotency.Idempotent;
 import dev.idempotency.Strategy;
 import java.util.function.Supplier;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
@@ -15,9 +16,12 @@ public class BeanWork {
     static final ThreadLocal<String> CALL = new ThreadLocal<>();
 
     private final Work work;
+    private final ObjectProvider<Effects> effects;
 
-    public BeanWork(Work work) {
+    /** @param effects where the work writes its effect when it runs in its caller's transaction (JDBC store only) */
+    public BeanWork(Work work, ObjectProvider<Effects> effects) {
         this.work = work;
+        this.effects = effects;
     }
 
     /** {@code 4xx} ends as a kept value, {@code 5xx} and {@code throw} as an exception (a bean has no status). */
@@ -32,7 +36,9 @@ public class BeanWork {
     }
 
     private String run(String key, Job job) {
-        return work.now(String.valueOf(CALL.get()), key, asBean(job)).getBody();
+        String call = String.valueOf(CALL.get());
+        effects.ifAvailable(effect -> effect.write(key, call)); // first: a work that fails rolls it back
+        return work.now(call, key, asBean(job)).getBody();
     }
 
     /** Runs {@code body} (which calls a protected method of this bean) on behalf of the caller {@code call}. */

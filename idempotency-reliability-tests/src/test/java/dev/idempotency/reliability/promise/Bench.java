@@ -4,6 +4,7 @@ import dev.idempotency.reliability.promise.oracle.Oracle;
 import dev.idempotency.reliability.promise.oracle.PathContract;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -71,15 +72,21 @@ final class Bench implements AutoCloseable {
         List<Ledger.Execution> runs = ledger.ended().stream()
                 .filter(run -> run.key().startsWith(played.keyPrefix()))
                 .toList();
+        PathContract contract = PathContract.of(endpoint, guard);
+        List<String> violations = new ArrayList<>();
+        if (endpoint.startsWith("bean-tx") && guard == Guard.REQUEST_ID) { // a claim completes in the caller's commit
+            Map<String, List<String>> committed = app.getBean(Effects.class).committed(played.keyPrefix());
+            violations.addAll(Effects.judge(committed));
+            runs = Effects.asCommitted(runs, committed, contract);
+        }
         if (Boolean.getBoolean("promise.verbose")) {
             System.out.println("[promise] " + path + " " + guard + " " + history);
             played.records().forEach(call -> System.out.println("[promise]   " + call + " " + call.body()));
             runs.forEach(run -> System.out.println("[promise]   ran " + run));
         }
-        List<String> violations =
-                new ArrayList<>(PromiseChecker.check(played, ledger.ended(), ledger.running(), guard));
+        violations.addAll(PromiseChecker.check(played, ledger.ended(), ledger.running(), guard));
         violations.addAll(Oracle.judge(
-                PathContract.of(endpoint, guard),
+                contract,
                 played.keyPrefix(),
                 played.records(),
                 runs,

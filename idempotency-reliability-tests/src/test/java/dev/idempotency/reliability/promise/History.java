@@ -78,7 +78,12 @@ public record History(List<Call> calls, List<Work> works, Fault fault, Fault the
             /** Redis runs every command but its replies are lost on the way back; the connections then break. */
             DROP_REPLIES,
             /** The replica stopped (SIGSTOP), so that {@code wait-for-replicas} cannot be met. */
-            REPLICA_FROZEN
+            REPLICA_FROZEN,
+            /**
+             * Another instance takes over the claims in progress in the JDBC store, as after this instance paused past
+             * their lease, and stops at the fault's end ({@link OtherInstance}); Redis runs on.
+             */
+            TAKEN_OVER
         }
 
         static final Fault NONE = new Fault(Kind.SIGSTOP, 0, 0);

@@ -89,9 +89,19 @@ public class PromiseApp {
             return dataSource;
         });
 
+        /** The test JVM's PostgreSQL, with the shipped schema: every JDBC instance's, and {@link OtherInstance}'s. */
+        static DataSource postgres() {
+            return POSTGRES.get();
+        }
+
         @Bean
         DataSource dataSource() {
             return POSTGRES.get();
+        }
+
+        @Bean
+        Effects effects(DataSource dataSource) {
+            return new Effects(dataSource);
         }
 
         @Bean

@@ -51,7 +51,7 @@ public record PathContract(
      * or that use the token up. The work returned, so a failure to deliver its answer (over the size limit, failing
      * to render) settles the key as well: it never runs again.
      */
-    boolean keeps(String outcome) {
+    public boolean keeps(String outcome) {
         return switch (outcome) {
             case "ok", "4xx", "large", "oversize", "unrenderable" -> guard != Guard.LOCK;
             case "5xx" -> guard == Guard.TOKEN;
