@@ -15,8 +15,8 @@ interface Caller {
     /** Sends {@code call} with {@code job} on {@code key} and ends it as the history says; what its client saw. */
     Answer call(History.Call call, String key, Job job, String id) throws Exception;
 
-    /** The last call of key number {@code index}: sent, and waited for. */
-    Answer last(int index, String key, Job job, String id) throws Exception;
+    /** The last call of key number {@code index}, its {@code attempt}-th (from 0): sent, and waited for. */
+    Answer last(int index, int attempt, String key, Job job, String id) throws Exception;
 
     /** Whether the last calls of several keys may be sent at once (each on a thread of its own). */
     default boolean lastCallsAtOnce() {

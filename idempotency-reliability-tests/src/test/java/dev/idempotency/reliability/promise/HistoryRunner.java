@@ -175,11 +175,11 @@ final class HistoryRunner {
 
     private void settle(Caller caller, String prefix, History history, int key, List<SentCall> sent) throws Exception {
         long deadline = System.nanoTime() + SETTLE_DEADLINE.toNanos();
-        int attempt = 0;
-        while (true) {
-            String id = prefix + "-last" + key + "-" + attempt++;
+        for (int attempt = 0; ; attempt++) {
+            String id = prefix + "-last" + key + "-" + attempt;
             Job job = history.job(key, false);
-            SentCall last = SentCall.timed(job, false, () -> caller.last(key, prefix + key, job, id));
+            int nth = attempt;
+            SentCall last = SentCall.timed(job, false, () -> caller.last(key, nth, prefix + key, job, id));
             Answer answer = last.answer();
             boolean givenBackSoon = "token-used".equals(answer.problem()) && !answered(prefix + key);
             boolean done = !answer.isBusy() && answer.status() != 503 && !givenBackSoon;

@@ -74,8 +74,7 @@ final class HttpCaller implements Caller {
     }
 
     @Override
-    public Answer last(int index, String key, Job job, String id) throws Exception {
-        int attempt = Integer.parseInt(id.substring(id.lastIndexOf('-') + 1));
+    public Answer last(int index, int attempt, String key, Job job, String id) throws Exception {
         return exchange(ports[attempt % ports.length], key, job, id, index, true, PATIENCE);
     }
 

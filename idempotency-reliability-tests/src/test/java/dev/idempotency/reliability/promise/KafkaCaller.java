@@ -68,7 +68,7 @@ final class KafkaCaller implements Caller, AutoCloseable {
     }
 
     @Override
-    public Answer last(int index, String key, Job job, String id) throws Exception {
+    public Answer last(int index, int attempt, String key, Job job, String id) throws Exception {
         send(key, job, id, index);
         return new Answer(id, index, true, Answer.NONE, "", false, null);
     }
