@@ -114,13 +114,13 @@ class StatementLineTests {
 
     @Test
     void aCallerThatWaitsNeverRunsAheadOfAStatementInLine() throws Exception {
-        StatementLine line = new StatementLine(2, MINUTE);
+        // One thread, so that the statements in line run one after the other, in the line's order.
+        StatementLine line = new StatementLine(1, MINUTE);
         List<String> ran = Collections.synchronizedList(new ArrayList<>());
-        CountDownLatch release = occupy(line, 2);
+        CountDownLatch release = occupy(line, 1);
         try {
             CompletableFuture<Boolean> renewal = line.submit("renew", () -> ran.add("renew"));
-            // Both threads busy and a renewal in line: the caller queues behind it instead of taking the next free
-            // slot.
+            // The thread busy and a renewal in line: the caller queues behind it instead of taking the next free slot.
             CompletableFuture<Boolean> claim = line.runHere("claim", () -> ran.add("claim"));
             assertThat(claim).isNotDone();
             release.countDown();
