@@ -24,10 +24,10 @@ import org.slf4j.LoggerFactory;
  * as {@code dev/idempotency/jdbc/schema-*.sql}); one row a key, its states in {@link JdbcRecordStatements}. A first
  * call costs one statement (an insert that leaves a taken key alone); a duplicate two (that, and a read that takes no
  * lock). A caller that waits for each answer anyway runs the statements on its own thread when the store has a thread
- * free ({@link #onWaitingThread}). The claim commits at once, on a connection of its own. Inside the work's transaction the
- * store writes on that transaction's connection, so that its mark commits, or rolls back, with the business rows: a
- * completion made there, or the mark that the work committed ({@code D}), after which the work never runs again for
- * its key.
+ * free ({@link #onWaitingThread}). The claim commits at once, on a connection of its own. Inside the work's transaction
+ * the store writes on that transaction's connection, so that its mark commits, or rolls back, with the business rows: a
+ * completion made there, or the mark that the work committed ({@code D}), after which the work never runs again for its
+ * key.
  */
 public final class JdbcRequestIdStore implements RequestIdStore, AutoCloseable {
 

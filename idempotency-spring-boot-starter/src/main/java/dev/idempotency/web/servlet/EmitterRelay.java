@@ -30,10 +30,12 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  */
 final class EmitterRelay implements InvocationHandler {
 
+    /** Spring MVC's package-private handler type (also named in {@code IdempotencyRuntimeHints}, for AOT). */
+    private static final String HANDLER_NAME = ResponseBodyEmitter.class.getName() + "$Handler";
+
     private static final @Nullable Class<?> HANDLER =
-            ClassUtils.isPresent(ResponseBodyEmitter.class.getName() + "$Handler", EmitterRelay.class.getClassLoader())
-                    ? ClassUtils.resolveClassName(
-                            ResponseBodyEmitter.class.getName() + "$Handler", EmitterRelay.class.getClassLoader())
+            ClassUtils.isPresent(HANDLER_NAME, EmitterRelay.class.getClassLoader())
+                    ? ClassUtils.resolveClassName(HANDLER_NAME, EmitterRelay.class.getClassLoader())
                     : null;
 
     private static final @Nullable Method INITIALIZE =
