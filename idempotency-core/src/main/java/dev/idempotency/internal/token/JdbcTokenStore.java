@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * token, {@code state} {@code V} while valid and {@code U} once used, {@code owner} the mark of the submit that used it,
  * {@code expires_at} the end of its time to live (then it is unknown, and purged with the records). Each statement
  * commits at once on a connection of its own, on the store's threads: a consume is visible to a double click before
- * its work starts, and a token given back after a rollback really is valid again. A first consume costs one statement.
+ * its work starts, and a token given back after a rollback really is valid again. A first consume costs one statement;
+ * a caller that waits for it anyway may run it on its own thread ({@link #onWaitingThread}).
  */
 public final class JdbcTokenStore implements TokenStore {
 
@@ -25,11 +26,33 @@ public final class JdbcTokenStore implements TokenStore {
 
     private final JdbcConnections connections;
     private final DialectStatements<Statements> statements;
+    private final boolean here;
+    private final JdbcTokenStore onWaitingThread;
 
     /** @param table the records' table, checked by {@code JdbcStore} */
     public JdbcTokenStore(JdbcConnections connections, String table) {
         this.connections = connections;
         this.statements = new DialectStatements<>(connections, dialect -> new Statements(dialect, table));
+        this.here = false;
+        this.onWaitingThread = new JdbcTokenStore(this);
+    }
+
+    /** The view of {@code shared} whose statements run on the caller's thread when a store thread is free. */
+    private JdbcTokenStore(JdbcTokenStore shared) {
+        this.connections = shared.connections;
+        this.statements = shared.statements;
+        this.here = true;
+        this.onWaitingThread = this;
+    }
+
+    @Override
+    public TokenStore onWaitingThread() {
+        return onWaitingThread;
+    }
+
+    /** Runs a statement: on the store's threads, or, for a waiting caller, maybe on the caller's. */
+    private <T> CompletableFuture<T> run(String kind, JdbcConnections.Statement<T> statement) {
+        return here ? connections.here(kind, statement) : connections.async(kind, statement);
     }
 
     /** The token statements in a database's dialect. */
@@ -58,7 +81,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public CompletableFuture<Void> issue(String key, Duration ttl) {
-        return connections.async("issue", connection -> {
+        return run("issue", connection -> {
             connections.update(connection, statements.on(connection).issue(), key, ttl.toMillis());
             return null;
         });
@@ -66,7 +89,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public CompletableFuture<Use> consume(String key, String mark) {
-        return connections.async("consume", connection -> {
+        return run("consume", connection -> {
             for (int attempt = 1; ; attempt++) {
                 if (connections.update(connection, statements.on(connection).consume(), mark, key) == 1) {
                     return Use.CONSUMED;
@@ -98,7 +121,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public CompletableFuture<Void> restore(String key) {
-        return connections.async("restore", connection -> {
+        return run("restore", connection -> {
             connections.update(connection, statements.on(connection).restore(), key);
             return null;
         });
@@ -106,7 +129,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public CompletableFuture<Boolean> restore(String key, String mark) {
-        return connections.async(
+        return run(
                 "restore",
                 connection ->
                         connections.update(connection, statements.on(connection).restoreOwn(), key, mark) == 1);

@@ -36,6 +36,14 @@ public interface TokenStore {
         return Owners.random(8);
     }
 
+    /**
+     * This store for a caller that waits for each answer on its own thread anyway: a store whose statements block (the
+     * JDBC one) may run them there, with no hand-off to its own threads. The store itself by default.
+     */
+    default TokenStore onWaitingThread() {
+        return this;
+    }
+
     /** Stores a new valid token under {@code key} for {@code ttl}. */
     CompletableFuture<Void> issue(String key, Duration ttl);
 

@@ -23,11 +23,13 @@ import org.springframework.util.Assert;
 /**
  * The {@code TOKEN} strategy: one-time tokens issued by the server and consumed atomically by the first submit. The
  * {@link TokenStore} (Redis, or the application's database) holds only a digest of each token and its scope (the key)
- * and a short state: valid, or used by the mark of the submit that consumed it. A token is bound to the scope and to the operation (or named group
- * of operations) it was issued for: elsewhere it is unknown. Consuming is one script (one round trip) that marks a valid
- * token, and the used state stays until the token's TTL ends so that a replay is told apart from a forgery. A submit
- * whose work failed, or whose consume failed without an answer (a lost reply, a timeout), gives the token back,
- * retrying while the store is unreachable, for at most a minute. Usable without annotations:
+ * and a short state: valid, or used by the mark of the submit that consumed it. A token is bound to the scope and to
+ * the operation (or named group of operations) it was issued for: elsewhere it is unknown. Consuming is one script (one
+ * round trip) that marks a valid token, and the used state stays until the token's TTL ends so that a replay is told
+ * apart from a forgery. A submit whose work failed, or whose consume failed without an answer (a lost reply, a
+ * timeout), gives the token back, retrying while the store is unreachable, for at most a minute. A caller that waits
+ * for the store anyway lets it answer on the caller's own thread ({@link TokenStore#onWaitingThread}). Usable without
+ * annotations:
  *
  * <pre>{@code
  * IssuedToken token = tokens.issue(userId, "feedback", Duration.ofMinutes(10)); // hand token.token() to the client
@@ -67,13 +69,17 @@ public final class TokenStrategy implements TokenExecutor {
 
     @Override
     public IssuedToken issue(String scope, String operation, Duration ttl) {
-        return Futures.join(issueAsync(scope, operation, ttl));
+        return Futures.join(issue(store.onWaitingThread(), scope, operation, ttl));
     }
 
     @Override
     public CompletableFuture<IssuedToken> issueAsync(String scope, String operation, Duration ttl) {
+        return issue(store, scope, operation, ttl);
+    }
+
+    private CompletableFuture<IssuedToken> issue(TokenStore on, String scope, String operation, Duration ttl) {
         String token = newToken();
-        return store.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
+        return on.issue(key(scope, operation, token), ttl).thenApply(ok -> new IssuedToken(token, ttl));
     }
 
     @Override
@@ -94,17 +100,28 @@ public final class TokenStrategy implements TokenExecutor {
     public <T, E extends Throwable> T execute(
             String scope, String operation, @Nullable String token, CheckedSupplier<T, E> work) throws E {
         String key = key(scope, operation, TokenFormat.requireWellFormed(token));
-        return StrategyRunner.run(() -> Futures.join(admit(key)), work, ResultCodec.none());
+        return StrategyRunner.run(() -> Futures.join(admit(store.onWaitingThread(), key)), work, ResultCodec.none());
     }
 
     @Override
     public void consume(String scope, String operation, @Nullable String token) {
-        Futures.join(consume(key(scope, operation, TokenFormat.requireWellFormed(token)), TokenStore.newMark()));
+        Futures.join(consume(
+                store.onWaitingThread(),
+                key(scope, operation, TokenFormat.requireWellFormed(token)),
+                TokenStore.newMark()));
     }
 
     @Override
     public void restore(String scope, String operation, String token) {
         Futures.join(store.restore(key(scope, operation, token)));
+    }
+
+    /** Consumes on the calling thread where the store can: it waits anyway. */
+    @Override
+    public Admission admit(ProtectedCall call) {
+        return Futures.join(admit(
+                store.onWaitingThread(),
+                key(call.scope(), call.operation(), TokenFormat.requireWellFormed(call.key()))));
     }
 
     @Override
@@ -117,19 +134,20 @@ public final class TokenStrategy implements TokenExecutor {
         }
         // A caller that gives up cancels the returned future; a token consumed for it after that is restored at once.
         return Futures.handOver(
-                admit(key(call.scope(), call.operation(), token)),
+                admit(store, key(call.scope(), call.operation(), token)),
                 new CompletableFuture<>(),
                 unclaimed -> ((Admission.Proceed) unclaimed).permit().fail());
     }
 
-    private CompletableFuture<Admission> admit(String key) {
+    /** Consumes through {@code on} (the store, or its view for a waiting caller); gives back through the store. */
+    private CompletableFuture<Admission> admit(TokenStore on, String key) {
         String mark = TokenStore.newMark();
-        return consume(key, mark)
+        return consume(on, key, mark)
                 .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
     }
 
-    private CompletableFuture<Void> consume(String key, String mark) {
-        return store.consume(key, mark)
+    private CompletableFuture<Void> consume(TokenStore on, String key, String mark) {
+        return on.consume(key, mark)
                 .whenComplete((use, failure) -> {
                     if (failure != null) {
                         store.giveBack(key, mark);

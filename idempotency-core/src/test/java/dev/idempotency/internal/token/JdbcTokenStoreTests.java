@@ -11,6 +11,9 @@ import dev.idempotency.internal.requestid.JdbcRequestIdStore;
 import dev.idempotency.jdbc.JdbcStore;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.redis.RedisIdempotency;
+import dev.idempotency.spi.Admission;
+import dev.idempotency.spi.Futures;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.Await;
 import dev.idempotency.testsupport.Database;
@@ -206,6 +209,51 @@ class JdbcTokenStoreTests extends OnEveryDatabase {
             assertThatThrownBy(() -> unreachable.execute("gina", "feedback", "A".repeat(32), runs::incrementAndGet))
                     .isInstanceOf(IdempotencyStoreUnavailableException.class);
             assertThat(runs).hasValue(0);
+        }
+    }
+
+    @Test
+    void aCallerThatWaitsIssuesAndConsumesOnItsOwnThreadAndAnAsynchronousOneOnTheStoresThreads() {
+        List<String> ranOn = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        StoreListener threads = new StoreListener() {
+            @Override
+            public void onCall(String store, String kind, long nanos, boolean failed) {
+                ranOn.add(kind + " " + Thread.currentThread().getName());
+            }
+        };
+        String caller = Thread.currentThread().getName();
+        try (JdbcConnections watched = new JdbcConnections(dataSource, 2, Duration.ofSeconds(5), threads)) {
+            TokenStrategy blocking = new TokenStrategy(new JdbcTokenStore(watched, records.table()), keys);
+            String token = blocking.issue("hana", "feedback", TTL).token();
+            assertThat(blocking.execute("hana", "feedback", token, () -> "saved"))
+                    .isEqualTo("saved");
+            Admission admitted = blocking.admit(new ProtectedCall(
+                    "hana",
+                    "feedback",
+                    blocking.issue("hana", "feedback", TTL).token(),
+                    null,
+                    TTL,
+                    TTL,
+                    Duration.ZERO));
+            assertThat(admitted).isInstanceOf(Admission.Proceed.class);
+            Futures.join(((Admission.Proceed) admitted).permit().succeed(null));
+            assertThat(ranOn)
+                    .containsExactly("issue " + caller, "consume " + caller, "issue " + caller, "consume " + caller);
+            ranOn.clear();
+            String later = blocking.issue("hana", "feedback", TTL).token();
+            ranOn.clear();
+            Admission admittedAsync = Futures.join(
+                    blocking.admitAsync(new ProtectedCall("hana", "feedback", later, null, TTL, TTL, Duration.ZERO)));
+            assertThat(admittedAsync).isInstanceOf(Admission.Proceed.class);
+            Futures.join(((Admission.Proceed) admittedAsync).permit().succeed(null));
+            assertThat(ranOn).singleElement().asString().startsWith("consume idempotency-jdbc-");
+            // In a transaction, a connection asked for may be the transaction's (TransactionAwareDataSourceProxy).
+            String inTransaction = blocking.issue("hana", "feedback", TTL).token();
+            ranOn.clear();
+            transactions.executeWithoutResult(
+                    status -> assertThat(blocking.execute("hana", "feedback", inTransaction, () -> "saved"))
+                            .isEqualTo("saved"));
+            assertThat(ranOn).first().asString().startsWith("consume idempotency-jdbc-");
         }
     }
 }
