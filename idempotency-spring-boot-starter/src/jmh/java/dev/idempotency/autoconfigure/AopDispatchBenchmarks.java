@@ -37,8 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The cost of reaching the interceptor: a CGLIB proxy with the {@link IdempotencyAdvisor} whose advice is the
- * auto-configuration's {@link LazyInterceptor} (the interceptor bean looked up once through an {@link ObjectProvider},
- * then kept), then {@link IdempotencyInterceptor}'s own dispatch: the operation's lookup and the choice of its flow.
+ * auto-configuration's {@link IdempotencyInterceptor}, built {@link IdempotencyInterceptor#onFirstCall} (its
+ * collaborators looked up once through {@link ObjectProvider}s, then kept), and its own dispatch: the operation's lookup
+ * and the choice of its flow.
  * The flow here only proceeds, so the figures are dispatch alone; the strategies' work is in
  * {@code InterceptorPathBenchmarks}. Before, the advice called {@code ObjectProvider.getObject()} on every call;
  * {@link #objectProviderGetObject} is kept to price that lookup.
@@ -78,7 +79,8 @@ public class AopDispatchBenchmarks {
         DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
         beans.registerSingleton("idempotencyInterceptor", new IdempotencyInterceptor(registry, List.of(), protection));
         provider = beans.getBeanProvider(IdempotencyInterceptor.class);
-        viaAutoConfiguration = proxy(new IdempotencyAdvisor(new LazyInterceptor(provider)));
+        viaAutoConfiguration = proxy(new IdempotencyAdvisor(IdempotencyInterceptor.onFirstCall(
+                () -> new IdempotencyInterceptor.Dispatch(registry, List.of(), protection))));
         viaPassThrough = proxy(new IdempotencyAdvisor((MethodInterceptor) MethodInvocation::proceed));
         plain = new Service();
     }
@@ -96,7 +98,7 @@ public class AopDispatchBenchmarks {
         return provider.getObject();
     }
 
-    /** Proxy, advisor, lazy interceptor, operation lookup, flow, target: the auto-configuration's wiring. */
+    /** Proxy, advisor, interceptor, operation lookup, flow, target: the auto-configuration's wiring. */
     @Benchmark
     public String proxiedViaAutoConfiguration() {
         return viaAutoConfiguration.echo("x");

@@ -169,22 +169,26 @@ public final class IdempotencyAutoConfiguration {
                 properties.getDetachedRenewal());
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    IdempotencyInterceptor idempotencyInterceptor(
-            OperationRegistry registry, ObjectProvider<FlowSelector> selectors, Protection protection) {
-        return new IdempotencyInterceptor(registry, selectors.orderedStream().toList(), protection);
-    }
-
     /**
-     * Static and lazy: advisors are created early, before most beans; resolving the interceptor on first call keeps
-     * Redis and the strategies out of that early phase. Its order is {@code idempotency.advisor-order}.
+     * Static, and resolved on the first protected call: advisors are created early, before most beans; this keeps
+     * Redis and the strategies out of that early phase, and it is the advisor's advice itself (no hop between them).
      */
     @Bean
+    @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static IdempotencyAdvisor idempotencyAdvisor(
-            ObjectProvider<IdempotencyInterceptor> interceptor, Environment environment) {
-        IdempotencyAdvisor advisor = new IdempotencyAdvisor(new LazyInterceptor(interceptor));
+    static IdempotencyInterceptor idempotencyInterceptor(
+            ObjectProvider<OperationRegistry> registry,
+            ObjectProvider<FlowSelector> selectors,
+            ObjectProvider<Protection> protection) {
+        return IdempotencyInterceptor.onFirstCall(() -> new IdempotencyInterceptor.Dispatch(
+                registry.getObject(), selectors.orderedStream().toList(), protection.getObject()));
+    }
+
+    /** Static, like the interceptor it applies. Its order is {@code idempotency.advisor-order}. */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static IdempotencyAdvisor idempotencyAdvisor(IdempotencyInterceptor interceptor, Environment environment) {
+        IdempotencyAdvisor advisor = new IdempotencyAdvisor(interceptor);
         advisor.setOrder(
                 environment.getProperty("idempotency.advisor-order", Integer.class, IdempotencyAdvisor.DEFAULT_ORDER));
         return advisor;

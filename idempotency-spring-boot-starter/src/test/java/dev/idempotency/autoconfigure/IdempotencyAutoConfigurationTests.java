@@ -32,7 +32,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -93,6 +95,28 @@ class IdempotencyAutoConfigurationTests {
             CORE_BEANS.forEach(type -> assertThat(context).hasSingleBean(type));
             assertThat(context).doesNotHaveBean(FlowSelector.class);
             assertThat(context).doesNotHaveBean(IdempotencyProblemHandler.class);
+        });
+    }
+
+    @Test
+    void theAdvisorsAdviceIsTheInterceptorWhichResolvesWhatItUsesOnItsFirstCallOnly() {
+        runner.run(context -> {
+            assertThat(context.getBean(IdempotencyAdvisor.class).getAdvice())
+                    .isSameAs(context.getBean(IdempotencyInterceptor.class));
+            IdempotencyInterceptor.Dispatch dispatch = new IdempotencyInterceptor.Dispatch(
+                    context.getBean(OperationRegistry.class), List.of(), context.getBean(Protection.class));
+            AtomicInteger resolved = new AtomicInteger();
+            ProxyFactory factory = new ProxyFactory(new Orders());
+            factory.setProxyTargetClass(true);
+            factory.addAdvisor(new IdempotencyAdvisor(IdempotencyInterceptor.onFirstCall(() -> {
+                resolved.incrementAndGet();
+                return dispatch;
+            })));
+            Orders orders = (Orders) factory.getProxy();
+            assertThat(resolved).as("nothing resolved before the first call").hasValue(0);
+            assertThat(orders.create("a")).isEqualTo("a");
+            assertThat(orders.create("b")).isEqualTo("b");
+            assertThat(resolved).as("resolved once, then kept").hasValue(1);
         });
     }
 
