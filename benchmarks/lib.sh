@@ -140,11 +140,16 @@ WEBFLUX=webflux-
 # live in PostgreSQL (idempotency.store=jdbc), and is compared with jdbc-baseline.
 JDBC=jdbc-
 
+# A scenario named mariadb-<name> is the same against the app whose records live in MariaDB
+# (--bench.database=mariadb), compared with mariadb-baseline.
+MARIADB=mariadb-
+
 # baseline_of <scenario>: the baseline of the scenario's app
 baseline_of() {
   case "$1" in
     "$WEBFLUX"*) echo "${WEBFLUX}baseline" ;;
     "$JDBC"*) echo "${JDBC}baseline" ;;
+    "$MARIADB"*) echo "${MARIADB}baseline" ;;
     *) echo baseline ;;
   esac
 }
@@ -152,7 +157,8 @@ baseline_of() {
 # endpoint_of <scenario>: the scenario without its app's prefix
 endpoint_of() {
   local name=${1#"$WEBFLUX"}
-  echo "${name#"$JDBC"}"
+  name=${name#"$JDBC"}
+  echo "${name#"$MARIADB"}"
 }
 
 path_of() {
