@@ -46,11 +46,13 @@ check_deadline() {
   (( SECONDS < MAX_SECONDS )) || { log "over ${MAX_SECONDS}s, giving up"; exit 3; }
 }
 
-# A loopback port nobody listens on.
+# A loopback port nobody listens on, below Linux's ephemeral range (32768 and up): a port there can be the local end of
+# an outgoing connection (the load driver's, the app's to Redis or its database), which a listener cannot bind while
+# that connection lasts, though nothing listens on it.
 free_port() {
   local port
   for _ in $(seq 1 100); do
-    port=$(( 20000 + RANDOM % 30000 ))
+    port=$(( 20000 + RANDOM % 12000 ))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
