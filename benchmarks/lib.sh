@@ -46,11 +46,13 @@ check_deadline() {
   (( SECONDS < MAX_SECONDS )) || { log "over ${MAX_SECONDS}s, giving up"; exit 3; }
 }
 
-# A loopback port nobody listens on.
+# A loopback port nobody listens on, below Linux's ephemeral range (32768 and up): a port there can be the local end of
+# an outgoing connection (the load driver's, the app's to Redis or its database), which a listener cannot bind while
+# that connection lasts, though nothing listens on it.
 free_port() {
   local port
   for _ in $(seq 1 100); do
-    port=$(( 20000 + RANDOM % 30000 ))
+    port=$(( 20000 + RANDOM % 12000 ))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
       echo "$port"
       return 0
@@ -140,11 +142,16 @@ WEBFLUX=webflux-
 # live in PostgreSQL (idempotency.store=jdbc), and is compared with jdbc-baseline.
 JDBC=jdbc-
 
+# A scenario named mariadb-<name> is the same against the app whose records live in MariaDB
+# (--bench.database=mariadb), compared with mariadb-baseline.
+MARIADB=mariadb-
+
 # baseline_of <scenario>: the baseline of the scenario's app
 baseline_of() {
   case "$1" in
     "$WEBFLUX"*) echo "${WEBFLUX}baseline" ;;
     "$JDBC"*) echo "${JDBC}baseline" ;;
+    "$MARIADB"*) echo "${MARIADB}baseline" ;;
     *) echo baseline ;;
   esac
 }
@@ -152,7 +159,8 @@ baseline_of() {
 # endpoint_of <scenario>: the scenario without its app's prefix
 endpoint_of() {
   local name=${1#"$WEBFLUX"}
-  echo "${name#"$JDBC"}"
+  name=${name#"$JDBC"}
+  echo "${name#"$MARIADB"}"
 }
 
 path_of() {

@@ -4,8 +4,10 @@
 # writes docs/BENCHMARKS.md and ends with one line:
 #   ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H webflux-request-id-first=A
 #     webflux-request-id-dup=B webflux-token=C webflux-lock=D jdbc-request-id-first=E jdbc-request-id-dup=F
+#     mariadb-request-id-first=G mariadb-request-id-dup=H
 #
-# Run it alone on the machine (it builds with Maven, then loads both cores), e.g.:
+# Needs redis-server on the PATH and Debian's mariadb-server (mariadbd, mariadb-install-db). Run it alone on the
+# machine (it builds with Maven, then loads both cores), e.g.:
 #   cd <repo> && flock /tmp/mvn.lock benchmarks/run.sh
 # Options (environment): DURATION WARMUP REPETITIONS CONNECTIONS THREADS DRIVER=auto|wrk|java JMH_OPTS JMH_INCLUDE
 #   SKIP_BUILD=1 SKIP_JMH=1 OUT=<markdown file> PATCH_CLASSPATH=<dirs or jars first> KEEP_WORK=1. See README.md.
@@ -28,6 +30,10 @@ OUT=${OUT:-$ROOT/docs/BENCHMARKS.md}
 SCENARIOS=(baseline handwritten-first request-id-first request-id-dup token lock)
 WEBFLUX_SCENARIOS=(webflux-baseline webflux-request-id-first webflux-request-id-dup webflux-token webflux-lock)
 JDBC_SCENARIOS=(jdbc-baseline jdbc-request-id-first jdbc-request-id-dup)
+MARIADB_SCENARIOS=(mariadb-baseline mariadb-request-id-first mariadb-request-id-dup)
+MARIADBD=$(command -v mariadbd || echo /usr/sbin/mariadbd)
+[[ -x "$MARIADBD" ]] && command -v mariadb-install-db >/dev/null 2>&1 \
+  || { log "mariadbd or mariadb-install-db is missing: install Debian's mariadb-server"; exit 2; }
 (( REPETITIONS >= 1 && REPETITIONS <= 10 )) || { log "REPETITIONS between 1 and 10, please"; exit 2; }
 
 if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
@@ -41,6 +47,7 @@ if [[ "$SKIP_JMH" == 1 ]]; then build; else build jmh; fi
   echo "memory=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)"
   echo "os=$(uname -sr)"
   echo "redis=$(redis-server --version | sed 's/^Redis server //')"
+  echo "mariadb=$("$MARIADBD" --version | sed -n 's/^.* Ver \([^ ]*\).*$/\1/p')"
   echo "jdk=$(java -version 2>&1 | head -2 | tail -1)"
   if [[ "$DRIVER" == wrk ]]; then
     echo "driver=wrk ($(wrk -v 2>&1 | head -1 | awk '{print $2}')), Lua script benchmarks/wrk/bench.lua"
@@ -165,6 +172,17 @@ stop "$REDIS_PID"
 start_redis
 APP_ARGS="$APP_ARGS --idempotency.store=jdbc" start_app servlet
 measure "${JDBC_SCENARIOS[@]}"
+
+stop "$APP_PID"
+APP_PID=""
+
+# ---------------------------------------------------------------------------------------------- JDBC store, MariaDB
+# A fourth app process: the same with the REQUEST_ID records in MariaDB (Debian's mariadbd on a free loopback port,
+# started by the app through the test support's MariaDb, killed when the app ends), on a fresh Redis.
+stop "$REDIS_PID"
+start_redis
+APP_ARGS="$APP_ARGS --idempotency.store=jdbc --bench.database=mariadb" start_app servlet
+measure "${MARIADB_SCENARIOS[@]}"
 
 stop "$APP_PID"
 APP_PID=""

@@ -34,7 +34,9 @@ public final class BenchReport {
             "webflux-token",
             "webflux-lock",
             "jdbc-request-id-first",
-            "jdbc-request-id-dup");
+            "jdbc-request-id-dup",
+            "mariadb-request-id-first",
+            "mariadb-request-id-dup");
 
     private BenchReport() {}
 
@@ -68,9 +70,10 @@ public final class BenchReport {
 
     /**
      * {@code ratio request-id-first=X request-id-dup=Y token=Z lock=W handwritten-first=H webflux-request-id-first=A
-     * webflux-request-id-dup=B webflux-token=C webflux-lock=D jdbc-request-id-first=E jdbc-request-id-dup=F}: Spring
-     * MVC's relative to {@code baseline}, WebFlux's to {@code webflux-baseline}, the JDBC store's to
-     * {@code jdbc-baseline}.
+     * webflux-request-id-dup=B webflux-token=C webflux-lock=D jdbc-request-id-first=E jdbc-request-id-dup=F
+     * mariadb-request-id-first=G mariadb-request-id-dup=H}: Spring MVC's relative to {@code baseline}, WebFlux's to
+     * {@code webflux-baseline}, the JDBC store's to {@code jdbc-baseline} (PostgreSQL) or {@code mariadb-baseline}
+     * (MariaDB).
      */
     static String ratioLine(LoadRuns load) {
         StringBuilder line = new StringBuilder("ratio");

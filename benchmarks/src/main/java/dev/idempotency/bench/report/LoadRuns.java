@@ -25,6 +25,12 @@ public final class LoadRuns {
      */
     public static final String JDBC = "jdbc-";
 
+    /**
+     * The prefix of the scenarios run against a Spring MVC app whose {@code REQUEST_ID} records live in MariaDB
+     * ({@code idempotency.store: jdbc}, {@code bench.database: mariadb}), e.g. {@code mariadb-request-id-first}.
+     */
+    public static final String MARIADB = "mariadb-";
+
     private final Map<String, Map<Integer, LoadResult>> runs = new LinkedHashMap<>();
     private final Map<String, Map<Integer, CpuUsage>> cpu = new LinkedHashMap<>();
 
@@ -133,18 +139,26 @@ public final class LoadRuns {
 
     /**
      * The baseline a scenario is compared with: the one of its app, {@code webflux-baseline} for WebFlux's,
-     * {@code jdbc-baseline} for the JDBC store's.
+     * {@code jdbc-baseline} for the JDBC store's on PostgreSQL, {@code mariadb-baseline} for its on MariaDB.
      */
     public static String baselineOf(String scenario) {
         if (isWebFlux(scenario)) {
             return WEBFLUX + BASELINE;
         }
+        if (isMariaDb(scenario)) {
+            return MARIADB + BASELINE;
+        }
         return isJdbc(scenario) ? JDBC + BASELINE : BASELINE;
     }
 
-    /** Whether the scenario ran against the app on the JDBC record store. */
+    /** Whether the scenario ran against the app on the JDBC record store on PostgreSQL. */
     public static boolean isJdbc(String scenario) {
         return scenario.startsWith(JDBC);
+    }
+
+    /** Whether the scenario ran against the app on the JDBC record store on MariaDB. */
+    public static boolean isMariaDb(String scenario) {
+        return scenario.startsWith(MARIADB);
     }
 
     /** Whether the scenario ran against the WebFlux variant of the app. */

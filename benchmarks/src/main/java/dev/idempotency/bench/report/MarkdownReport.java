@@ -27,6 +27,9 @@ final class MarkdownReport {
         SCENARIOS.put("jdbc-baseline", "`POST /baseline`, app on the JDBC store: no protection");
         SCENARIOS.put("jdbc-request-id-first", "`POST /request-id`, records in PostgreSQL: unique key per request");
         SCENARIOS.put("jdbc-request-id-dup", "`POST /request-id`, records in PostgreSQL: one key (replayed)");
+        SCENARIOS.put("mariadb-baseline", "`POST /baseline`, app on the JDBC store on MariaDB: no protection");
+        SCENARIOS.put("mariadb-request-id-first", "`POST /request-id`, records in MariaDB: unique key per request");
+        SCENARIOS.put("mariadb-request-id-dup", "`POST /request-id`, records in MariaDB: one key (replayed)");
     }
 
     /** The interceptor paths held against the 5 microsecond target. */
@@ -144,6 +147,7 @@ final class MarkdownReport {
             {"OS", "os"},
             {"JDK", "jdk"},
             {"Redis", "redis"},
+            {"MariaDB", "mariadb"},
             {"load driver", "driver"},
             {"library", "library"},
             {"Spring Boot", "spring-boot"},
@@ -186,10 +190,11 @@ final class MarkdownReport {
         httpTable(
                 md,
                 scenarios().stream()
-                        .filter(s -> !LoadRuns.isWebFlux(s) && !LoadRuns.isJdbc(s))
+                        .filter(s -> !LoadRuns.isWebFlux(s) && !LoadRuns.isJdbc(s) && !LoadRuns.isMariaDb(s))
                         .toList());
         webFluxSection(md);
         jdbcSection(md);
+        mariaDbSection(md);
     }
 
     private void webFluxSection(StringBuilder md) {
@@ -228,6 +233,35 @@ final class MarkdownReport {
                 .append(Stats.format(load.ratio("request-id-dup"), 2))
                 .append(".\n\n");
         httpTable(md, jdbc);
+    }
+
+    private void mariaDbSection(StringBuilder md) {
+        List<String> mariaDb = scenarios().stream().filter(LoadRuns::isMariaDb).toList();
+        if (mariaDb.isEmpty()) {
+            return;
+        }
+        md.append("### The JDBC record store on MariaDB\n\n");
+        md.append("The same as above with the `REQUEST_ID` records in MariaDB ")
+                .append(env.getProperty("mariadb", "?"))
+                .append(" (Debian's `mariadbd`, a real server on the same machine, started by the test support's"
+                        + " `MariaDb` on a loopback port with a data directory of its own and"
+                        + " `innodb_flush_log_at_trx_commit=0`, as the embedded PostgreSQL runs with"
+                        + " `synchronous_commit=off`; a HikariCP pool of 16), served by a fourth app process"
+                        + " (`bench.database: mariadb`) with the same driver settings; tokens and locks stay in Redis,"
+                        + " and MariaDB's CPU is in the \"other\" column. \"vs baseline\" is relative to")
+                .append(" `mariadb-baseline` of the same repetition; that baseline itself ran at ")
+                .append(Stats.format(load.ratio(LoadRuns.MARIADB + LoadRuns.BASELINE, LoadRuns.BASELINE), 2))
+                .append(" times the Redis app's `baseline`. Beside them, the same scenarios on PostgreSQL:"
+                        + " `jdbc-request-id-first` ")
+                .append(Stats.format(load.ratio("jdbc-request-id-first"), 2))
+                .append(", `jdbc-request-id-dup` ")
+                .append(Stats.format(load.ratio("jdbc-request-id-dup"), 2))
+                .append("; with the records in Redis: `request-id-first` ")
+                .append(Stats.format(load.ratio("request-id-first"), 2))
+                .append(", `request-id-dup` ")
+                .append(Stats.format(load.ratio("request-id-dup"), 2))
+                .append(".\n\n");
+        httpTable(md, mariaDb);
     }
 
     private void httpTable(StringBuilder md, List<String> scenarios) {

@@ -79,6 +79,25 @@ class BenchChartsTests {
     }
 
     @Test
+    void scenariosTheReportItReplacesDidNotRunAreShownAsAbsentBefore() {
+        String replaced = "| git | 7e8382c |\n## Closing line\n\n```\nratio lock=0.70 jdbc-request-id-first=0.52"
+                + " jdbc-request-id-dup=0.81\n```\n";
+        LoadRuns run = LoadRuns.parse(List.of(
+                line("baseline", 1000, 3000),
+                line("jdbc-baseline", 900, 3000),
+                line("jdbc-request-id-first", 450, 3000),
+                line("mariadb-baseline", 800, 3000),
+                line("mariadb-request-id-first", 320, 3000)));
+        String markdown = new MarkdownReport(
+                        run, new Properties(), JmhResults.parse(""), new Properties(), "", PreviousRun.of(replaced))
+                .markdown();
+        assertThat(markdown)
+                .contains("| jdbc-request-id-first | 0.52 | 0.50 | -0.02 |")
+                .contains("| mariadb-request-id-first | - | 0.40 | - |")
+                .contains("| mariadb-request-id-dup | - | n/a | - |");
+    }
+
+    @Test
     void noPreviousRunWithoutAClosingLine() {
         assertThat(PreviousRun.of("# Benchmarks\n")).isEmpty();
     }

@@ -61,8 +61,33 @@ class LoadRunsTests {
         assertThat(runs.ratio("webflux-baseline", LoadRuns.BASELINE)).isCloseTo(0.80, within(1e-9));
         assertThat(LoadRuns.baselineOf("webflux-request-id-dup")).isEqualTo("webflux-baseline");
         assertThat(LoadRuns.baselineOf("jdbc-request-id-first")).isEqualTo("jdbc-baseline");
+        assertThat(LoadRuns.baselineOf("mariadb-request-id-first")).isEqualTo("mariadb-baseline");
+        assertThat(LoadRuns.baselineOf("mariadb-request-id-dup")).isEqualTo("mariadb-baseline");
         assertThat(LoadRuns.baselineOf("request-id-first")).isEqualTo("baseline");
         assertThat(LoadRuns.baselineOf("request-id-dup")).isEqualTo("baseline");
+    }
+
+    @Test
+    void eachJdbcDatabaseIsComparedWithItsOwnBaselineOfTheSameRepetition() {
+        LoadRuns runs = LoadRuns.parse(List.of(
+                line("baseline", 1, 100_000),
+                line("jdbc-baseline", 1, 90_000),
+                line("jdbc-request-id-first", 1, 45_000),
+                line("mariadb-baseline", 1, 80_000),
+                line("mariadb-request-id-first", 1, 20_000),
+                line("baseline", 2, 100_000),
+                line("jdbc-baseline", 2, 90_000),
+                line("jdbc-request-id-first", 2, 54_000),
+                line("mariadb-baseline", 2, 40_000),
+                line("mariadb-request-id-first", 2, 20_000)));
+        // per repetition against mariadb-baseline: 0.25, 0.50 -> 0.375; against jdbc-baseline 0.50, 0.60 -> 0.55
+        assertThat(runs.ratio("mariadb-request-id-first")).isCloseTo(0.375, within(1e-9));
+        assertThat(runs.ratio("jdbc-request-id-first")).isCloseTo(0.55, within(1e-9));
+        assertThat(runs.ratio("mariadb-baseline")).isCloseTo(1.0, within(1e-9));
+        assertThat(runs.ratio("mariadb-baseline", LoadRuns.BASELINE)).isCloseTo(0.60, within(1e-9));
+        assertThat(LoadRuns.isMariaDb("mariadb-request-id-dup")).isTrue();
+        assertThat(LoadRuns.isJdbc("mariadb-request-id-dup")).isFalse();
+        assertThat(LoadRuns.isMariaDb("jdbc-request-id-dup")).isFalse();
     }
 
     @Test
@@ -81,11 +106,15 @@ class LoadRunsTests {
                 line("webflux-lock", 1, 1100),
                 line("jdbc-baseline", 1, 900),
                 line("jdbc-request-id-first", 1, 450),
-                line("jdbc-request-id-dup", 1, 720)));
+                line("jdbc-request-id-dup", 1, 720),
+                line("mariadb-baseline", 1, 800),
+                line("mariadb-request-id-first", 1, 320),
+                line("mariadb-request-id-dup", 1, 680)));
         assertThat(BenchReport.ratioLine(runs))
                 .isEqualTo("ratio request-id-first=0.70 request-id-dup=0.90 token=0.80 lock=0.65 handwritten-first=0.75"
                         + " webflux-request-id-first=0.60 webflux-request-id-dup=0.80 webflux-token=0.75"
-                        + " webflux-lock=0.55 jdbc-request-id-first=0.50 jdbc-request-id-dup=0.80");
+                        + " webflux-lock=0.55 jdbc-request-id-first=0.50 jdbc-request-id-dup=0.80"
+                        + " mariadb-request-id-first=0.40 mariadb-request-id-dup=0.85");
     }
 
     @Test
@@ -94,7 +123,8 @@ class LoadRunsTests {
         assertThat(BenchReport.ratioLine(runs))
                 .isEqualTo("ratio request-id-first=n/a request-id-dup=n/a token=n/a lock=0.65 handwritten-first=n/a"
                         + " webflux-request-id-first=n/a webflux-request-id-dup=n/a webflux-token=n/a"
-                        + " webflux-lock=n/a jdbc-request-id-first=n/a jdbc-request-id-dup=n/a");
+                        + " webflux-lock=n/a jdbc-request-id-first=n/a jdbc-request-id-dup=n/a"
+                        + " mariadb-request-id-first=n/a mariadb-request-id-dup=n/a");
     }
 
     @Test

@@ -35,6 +35,57 @@ class MarkdownReportTests {
     }
 
     @Test
+    void mariaDbScenariosHaveTheirOwnTableAgainstTheirOwnBaselineNamingTheServer() {
+        Properties env = new Properties();
+        env.setProperty("mariadb", "10.11.19-MariaDB");
+        String markdown = new MarkdownReport(
+                        LoadRuns.parse(List.of(
+                                line("baseline", 1000),
+                                line("request-id-first", 700),
+                                line("jdbc-baseline", 900),
+                                line("jdbc-request-id-first", 450),
+                                line("mariadb-baseline", 800),
+                                line("mariadb-request-id-first", 320),
+                                line("mariadb-request-id-dup", 680))),
+                        new Properties(),
+                        JmhResults.parse(""),
+                        env,
+                        "")
+                .markdown();
+        String mvc = markdown.substring(0, markdown.indexOf("### The JDBC record store"));
+        String postgres = markdown.substring(
+                markdown.indexOf("### The JDBC record store"),
+                markdown.indexOf("### The JDBC record store on MariaDB"));
+        String mariaDb = markdown.substring(
+                markdown.indexOf("### The JDBC record store on MariaDB"), markdown.indexOf("## Redis"));
+        assertThat(mvc).doesNotContain("| mariadb-").doesNotContain("| jdbc-");
+        assertThat(postgres).contains("| jdbc-request-id-first |").doesNotContain("| mariadb-");
+        assertThat(mariaDb)
+                .contains("MariaDB 10.11.19-MariaDB (Debian's `mariadbd`, a real server on the same machine")
+                .contains("that baseline itself ran at 0.80 times the Redis app's `baseline`")
+                .contains("`jdbc-request-id-first` 0.50")
+                .contains(
+                        "| mariadb-baseline | `POST /baseline`, app on the JDBC store on MariaDB: no protection | 80 |"
+                                + " 1.00 |")
+                .contains(
+                        "| mariadb-request-id-first | `POST /request-id`, records in MariaDB: unique key per request |"
+                                + " 32 | 0.40 |")
+                .contains("| mariadb-request-id-dup | `POST /request-id`, records in MariaDB: one key (replayed) | 68 |"
+                        + " 0.85 |")
+                .doesNotContain("| jdbc-");
+        assertThat(markdown)
+                .contains("| MariaDB | 10.11.19-MariaDB |")
+                .contains("jdbc-request-id-dup=n/a mariadb-request-id-first=0.40 mariadb-request-id-dup=0.85\n");
+    }
+
+    @Test
+    void noMariaDbSectionWithoutMariaDbRuns() {
+        assertThat(markdown(line("baseline", 1000), line("jdbc-baseline", 900), line("jdbc-request-id-first", 450)))
+                .contains("### The JDBC record store")
+                .doesNotContain("### The JDBC record store on MariaDB");
+    }
+
+    @Test
     void noWebFluxSectionWithoutWebFluxRuns() {
         assertThat(markdown(line("baseline", 1000), line("lock", 500))).doesNotContain("WebFlux");
     }
