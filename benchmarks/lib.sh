@@ -217,6 +217,12 @@ issue_tokens() {
 # cpu_us <pid>: user + system CPU time of a process so far, in microseconds
 cpu_us() { awk -v hz="$CLK_TCK" '{ printf "%.0f", ($14 + $15) * 1000000 / hz }' "/proc/$1/stat"; }
 
+# app_allocated: bytes the bench app's threads allocated on the heap so far (its /bench/allocated), -1 when unknown
+# (no curl, or the JVM does not count): the report then shows no allocation for the run
+app_allocated() {
+  command -v curl > /dev/null 2>&1 && curl -fsS --max-time 5 "$APP_URL/bench/allocated" 2>/dev/null || echo -1
+}
+
 # machine_cpu_us: busy CPU time of the whole machine (all cores), in microseconds
 machine_cpu_us() {
   awk -v hz="$CLK_TCK" '/^cpu / { printf "%.0f", ($2 + $3 + $4 + $7 + $8 + $9) * 1000000 / hz }' /proc/stat

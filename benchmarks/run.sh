@@ -105,7 +105,7 @@ fi
 # measure <scenario...>: against the running app, warms every scenario up once, then runs REPETITIONS rounds, each
 # running every scenario in turn (its baseline first); appends to load.tsv and warm.tsv.
 measure() {
-  local scenario rep tokens warm_tokens rate result cpu app_before redis_before machine_before
+  local scenario rep tokens warm_tokens rate result cpu app_before redis_before machine_before allocated_before allocated
   log "warming the app up: every scenario for ${WARMUP}s"
   for scenario in "$@"; do
     tokens=/dev/null
@@ -128,11 +128,16 @@ measure() {
         issue_tokens "$DURATION" "$tokens" "$rate"
       fi
       drive "$scenario" "$WARMUP" "w$rep-$scenario" "$warm_tokens" > /dev/null
+      allocated_before=$(app_allocated)
       app_before=$(cpu_us "$APP_PID"); redis_before=$(cpu_us "$REDIS_PID"); machine_before=$(machine_cpu_us)
       result=$(drive "$scenario" "$DURATION" "r$rep-$scenario" "$tokens")
       cpu="app_cpu_us=$(( $(cpu_us "$APP_PID") - app_before ))"
       cpu="$cpu redis_cpu_us=$(( $(cpu_us "$REDIS_PID") - redis_before ))"
       cpu="$cpu machine_cpu_us=$(( $(machine_cpu_us) - machine_before ))"
+      allocated=$(app_allocated)
+      if (( allocated_before >= 0 && allocated >= allocated_before )); then
+        cpu="$cpu app_alloc_bytes=$(( allocated - allocated_before ))"
+      fi
       printf '%s\t%s\t%s\t%s\n' "$scenario" "$rep" "$result" "$cpu" >> "$WORK/load.tsv"
       log "rep $rep $scenario: $result $cpu"
       rm -f -- "$WORK"/tokens-*.txt

@@ -35,15 +35,16 @@ public final class LoadRuns {
     private final Map<String, Map<Integer, CpuUsage>> cpu = new LinkedHashMap<>();
 
     /**
-     * CPU time used while one run lasted, in microseconds.
+     * CPU time used while one run lasted, in microseconds, and the app's heap allocation meanwhile.
      *
      * @param app the bench app's process
      * @param redis the Redis server's process
      * @param machine all cores, every process (the load driver included)
+     * @param appAllocated bytes the app's threads allocated, -1 when not measured
      */
-    public record CpuUsage(long app, long redis, long machine) {
+    public record CpuUsage(long app, long redis, long machine, long appAllocated) {
 
-        /** Parses {@code app_cpu_us=.. redis_cpu_us=.. machine_cpu_us=..}. */
+        /** Parses {@code app_cpu_us=.. redis_cpu_us=.. machine_cpu_us=..[ app_alloc_bytes=..]}. */
         static CpuUsage parse(String text) {
             Map<String, Long> values = new java.util.HashMap<>();
             for (String field : text.trim().split("\\s+")) {
@@ -55,7 +56,8 @@ public final class LoadRuns {
             return new CpuUsage(
                     values.getOrDefault("app_cpu_us", 0L),
                     values.getOrDefault("redis_cpu_us", 0L),
-                    values.getOrDefault("machine_cpu_us", 0L));
+                    values.getOrDefault("machine_cpu_us", 0L),
+                    values.getOrDefault("app_alloc_bytes", -1L));
         }
     }
 
@@ -181,12 +183,18 @@ public final class LoadRuns {
         return cpuPerRequest(scenario, usage -> usage.machine() - usage.app() - usage.redis());
     }
 
+    /** Median bytes the bench app allocated per request; {@code NaN} when not measured. */
+    public double appBytesPerRequest(String scenario) {
+        return cpuPerRequest(scenario, CpuUsage::appAllocated);
+    }
+
+    /** The median of {@code metric} per request over the repetitions that measured it (a negative value did not). */
     private double cpuPerRequest(String scenario, java.util.function.ToLongFunction<CpuUsage> metric) {
         List<Double> values = new ArrayList<>();
         Map<Integer, LoadResult> results = runs.getOrDefault(scenario, Map.of());
         cpu.getOrDefault(scenario, Map.of()).forEach((repetition, usage) -> {
             LoadResult result = results.get(repetition);
-            if (result != null && result.requests() > 0) {
+            if (result != null && result.requests() > 0 && metric.applyAsLong(usage) >= 0) {
                 values.add(metric.applyAsLong(usage) / (double) result.requests());
             }
         });

@@ -45,6 +45,12 @@ final class MarkdownReport {
     /** The handler and the mock's writes of its body, subtracted from the paths where the handler runs. */
     private static final String HANDLER_ONLY = "InterceptorPathBenchmarks.handlerOnly";
 
+    /** The scenario tables' column of the app's CPU per request; {@link PreviousRun} reads it back. */
+    static final String APP_CPU = "app CPU us/req";
+
+    /** The scenario tables' column of the app's allocation per request; {@link PreviousRun} reads it back. */
+    static final String APP_ALLOCATION = "app alloc KB/req";
+
     private final LoadRuns load;
     private final Properties cost;
     private final JmhResults jmh;
@@ -75,7 +81,7 @@ final class MarkdownReport {
     String consoleTable() {
         StringBuilder out = new StringBuilder();
         out.append(String.format(
-                "%-24s %8s %7s %7s %7s %7s %6s %4s %4s %6s %6s %6s%n",
+                "%-24s %8s %7s %7s %7s %7s %6s %4s %4s %6s %6s %6s %6s%n",
                 "scenario",
                 "req/s",
                 "vs base",
@@ -87,10 +93,11 @@ final class MarkdownReport {
                 "cmds",
                 "app us",
                 "redis",
-                "other"));
+                "other",
+                "KB/req"));
         for (String scenario : scenarios()) {
             out.append(String.format(
-                    "%-24s %8s %7s %7s %7s %7s %6d %4s %4s %6s %6s %6s%n",
+                    "%-24s %8s %7s %7s %7s %7s %6d %4s %4s %6s %6s %6s %6s%n",
                     scenario,
                     Stats.format(load.requestsPerSecond(scenario), 0),
                     Stats.format(load.ratio(scenario), 2),
@@ -102,7 +109,8 @@ final class MarkdownReport {
                     cost.getProperty(costName(scenario) + ".commands", "-"),
                     Stats.format(load.appCpuPerRequest(scenario), 0),
                     Stats.format(load.redisCpuPerRequest(scenario), 0),
-                    Stats.format(load.otherCpuPerRequest(scenario), 0)));
+                    Stats.format(load.otherCpuPerRequest(scenario), 0),
+                    Stats.format(load.appBytesPerRequest(scenario) / 1024, 1)));
         }
         recordLine().ifPresent(line -> out.append(line).append('\n'));
         for (String path : PATHS) {
@@ -181,12 +189,15 @@ final class MarkdownReport {
                 .append(env.getProperty("warmup", "3"))
                 .append(" s warm-up; ")
                 .append(env.getProperty("repetitions", "3"))
-                .append(" repetitions, each running every scenario in turn (baseline first). Figures are medians over"
-                        + " the repetitions; \"vs baseline\" is the median of each repetition's ratio to that"
-                        + " repetition's baseline. Driver, app and Redis share the machine's cores, so absolute"
-                        + " figures are low and the ratios are what to read. Every endpoint echoes the same"
-                        + " ~200-byte JSON body. CPU columns: CPU time per request (median over repetitions) of the"
-                        + " bench app, of Redis, and of everything else (mostly the load driver), from /proc.\n\n");
+                .append(
+                        " repetitions, each running every scenario in turn (baseline first). Figures are medians over"
+                                + " the repetitions; \"vs baseline\" is the median of each repetition's ratio to that"
+                                + " repetition's baseline. Driver, app and Redis share the machine's cores, so absolute"
+                                + " figures are low and the ratios are what to read. Every endpoint echoes the same"
+                                + " ~200-byte JSON body. CPU columns: CPU time per request (median over repetitions) of the"
+                                + " bench app, of Redis, and of everything else (mostly the load driver), from /proc. Allocation:"
+                                + " heap bytes the app's threads allocated per request (median over repetitions), from the JVM's"
+                                + " per-thread counters read before and after each run (the bench app's `/bench/allocated`).\n\n");
         httpTable(
                 md,
                 scenarios().stream()
@@ -265,9 +276,9 @@ final class MarkdownReport {
     }
 
     private void httpTable(StringBuilder md, List<String> scenarios) {
-        md.append("| scenario | what | req/s | vs baseline | target | p50 ms | p99 ms | errors | app CPU us/req"
-                + " | Redis CPU us/req | other CPU us/req |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| scenario | what | req/s | vs baseline | target | p50 ms | p99 ms | errors | " + APP_CPU
+                + " | Redis CPU us/req | other CPU us/req | " + APP_ALLOCATION + " |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (String scenario : scenarios) {
             md.append("| ")
                     .append(scenario)
@@ -291,6 +302,8 @@ final class MarkdownReport {
                     .append(Stats.format(load.redisCpuPerRequest(scenario), 1))
                     .append(" | ")
                     .append(Stats.format(load.otherCpuPerRequest(scenario), 0))
+                    .append(" | ")
+                    .append(Stats.format(load.appBytesPerRequest(scenario) / 1024, 1))
                     .append(" |\n");
         }
         md.append('\n');

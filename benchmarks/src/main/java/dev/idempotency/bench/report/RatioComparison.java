@@ -1,10 +1,15 @@
 package dev.idempotency.bench.report;
 
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The section of the report that shows this run's pictures and its "vs baseline" ratios beside the previous run's,
- * scenario by scenario, with the change: the figures a reader compares when a change may have cost throughput.
+ * The section of the report that shows this run's pictures and, scenario by scenario, its "vs baseline" ratio, the
+ * app's CPU time and its allocation per request beside the previous run's, with the change of the ratio: the figures a
+ * reader compares when a change may have cost throughput.
  */
 final class RatioComparison {
 
@@ -23,17 +28,23 @@ final class RatioComparison {
                     .toString();
         }
         PreviousRun before = previous.get();
-        md.append("\"vs baseline\" of this run beside the run this report replaced (`")
+        md.append("This run beside the run this report replaced (`")
                 .append(before.commit())
                 .append("`, ")
                 .append(before.date())
-                .append("), same command. The machine is noisy: two runs of the same build differ by up to ±0.1.\n\n");
+                .append("), same command: \"vs baseline\", the app's CPU time per request (us) and its allocation per"
+                        + " request (KB; `-` where a run did not measure it). The machine is noisy: two runs of the"
+                        + " same build differ by up to ±0.1 in a ratio and by about 10% in CPU per request;"
+                        + " allocation is the stable figure.\n\n");
         md.append("| scenario | previous (`")
                 .append(before.commit())
                 .append("`) | this run (`")
                 .append(thisCommit)
-                .append("`) | change |\n|---|---:|---:|---:|\n");
-        for (String scenario : BenchReport.RATIO_LINE) {
+                .append("`) | change | app CPU before | app CPU now | KB before | KB now |\n")
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        Set<String> scenarios = new LinkedHashSet<>(load.scenarios());
+        scenarios.addAll(BenchReport.RATIO_LINE);
+        for (String scenario : scenarios) {
             double now = load.ratio(scenario);
             Double then = before.ratios().get(scenario);
             md.append("| ")
@@ -43,12 +54,22 @@ final class RatioComparison {
                     .append(" | ")
                     .append(Stats.format(now, 2))
                     .append(" | ")
-                    .append(
-                            then == null || Double.isNaN(now)
-                                    ? "-"
-                                    : String.format(java.util.Locale.ROOT, "%+.2f", now - then))
+                    .append(then == null || Double.isNaN(now) ? "-" : String.format(Locale.ROOT, "%+.2f", now - then))
+                    .append(" | ")
+                    .append(figure(before.appCpu(), scenario, 0))
+                    .append(" | ")
+                    .append(Stats.format(load.appCpuPerRequest(scenario), 0))
+                    .append(" | ")
+                    .append(figure(before.appKilobytes(), scenario, 1))
+                    .append(" | ")
+                    .append(Stats.format(load.appBytesPerRequest(scenario) / 1024, 1))
                     .append(" |\n");
         }
         return md.append('\n').toString();
+    }
+
+    private static String figure(Map<String, Double> figures, String scenario, int decimals) {
+        Double value = figures.get(scenario);
+        return value == null ? "-" : Stats.format(value, decimals);
     }
 }

@@ -39,6 +39,17 @@ class LoadRunsTests {
         assertThat(runs.redisCpuPerRequest("baseline")).isEqualTo(20.0);
         assertThat(runs.otherCpuPerRequest("baseline")).isEqualTo(30.0);
         assertThat(runs.appCpuPerRequest("lock")).isNaN();
+        assertThat(runs.appBytesPerRequest("baseline")).as("not measured").isNaN();
+    }
+
+    @Test
+    void allocationPerRequestIsTheMedianOverTheRepetitionsThatMeasuredIt() {
+        String cpu = "\tapp_cpu_us=1 redis_cpu_us=0 machine_cpu_us=1";
+        LoadRuns runs = LoadRuns.parse(List.of(
+                line("baseline", 1, 1000) + cpu + " app_alloc_bytes=30000000",
+                line("baseline", 2, 1000) + cpu + " app_alloc_bytes=40000000",
+                line("baseline", 3, 1000) + cpu));
+        assertThat(runs.appBytesPerRequest("baseline")).isEqualTo(35_000.0);
     }
 
     @Test

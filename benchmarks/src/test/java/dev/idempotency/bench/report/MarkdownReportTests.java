@@ -3,6 +3,7 @@ package dev.idempotency.bench.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -88,5 +89,44 @@ class MarkdownReportTests {
     @Test
     void noWebFluxSectionWithoutWebFluxRuns() {
         assertThat(markdown(line("baseline", 1000), line("lock", 500))).doesNotContain("WebFlux");
+    }
+
+    @Test
+    void theNextReportShowsThisOnesRatiosCpuAndAllocationAsThePreviousRun() {
+        String cpu = "\tapp_cpu_us=%d redis_cpu_us=0 machine_cpu_us=%d app_alloc_bytes=%d";
+        LoadRuns first = LoadRuns.parse(List.of(
+                line("baseline", 1000) + cpu.formatted(150_000, 600_000, 30_720_000),
+                line("lock", 500) + cpu.formatted(140_000, 600_000, 20_480_000)));
+        String report =
+                new MarkdownReport(first, new Properties(), JmhResults.parse(""), new Properties(), "").markdown();
+        assertThat(report)
+                .contains("| app CPU us/req | Redis CPU us/req | other CPU us/req | app alloc KB/req |")
+                .contains("| 150 | 0.0 | 450 | 30.0 |")
+                .contains("| 280 | 0.0 | 920 | 40.0 |");
+
+        LoadRuns second = LoadRuns.parse(List.of(
+                line("baseline", 1000) + cpu.formatted(140_000, 600_000, 30_720_000),
+                line("lock", 800) + cpu.formatted(160_000, 600_000, 16_384_000)));
+        String next = new MarkdownReport(
+                        second, new Properties(), JmhResults.parse(""), new Properties(), "", PreviousRun.of(report))
+                .markdown();
+        assertThat(next)
+                .contains("| app CPU before | app CPU now | KB before | KB now |")
+                .contains("| baseline | - | 1.00 | - | 150 | 140 | 30.0 | 30.0 |")
+                .contains("| lock | 0.50 | 0.80 | +0.30 | 280 | 200 | 40.0 | 20.0 |");
+    }
+
+    @Test
+    void aPreviousReportWithoutTheAllocationColumnLeavesItsAllocationOut() {
+        String old = "| scenario | what | req/s | vs baseline | target | p50 ms | p99 ms | errors | app CPU us/req"
+                + " | Redis CPU us/req | other CPU us/req |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                + "| lock | `POST /lock` | 500 | 0.50 |  | 1.00 | 3.00 | 0 | 280 | 0.0 | 920 |\n\n"
+                + "ratio lock=0.50\n";
+        PreviousRun previous = PreviousRun.of(old).orElseThrow();
+        assertThat(previous.appCpu()).containsEntry("lock", 280.0);
+        assertThat(previous.appKilobytes()).isEmpty();
+        assertThat(RatioComparison.markdown(
+                        LoadRuns.parse(List.of(line("baseline", 1000), line("lock", 600))), Optional.of(previous), "x"))
+                .contains("| lock | 0.50 | 0.60 | +0.10 | 280 | n/a | - | n/a |");
     }
 }
