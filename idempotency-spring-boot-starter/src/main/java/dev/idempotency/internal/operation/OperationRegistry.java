@@ -6,6 +6,7 @@ import java.lang.reflect.Modifier;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -23,7 +24,8 @@ import org.springframework.util.ReflectionUtils;
 /**
  * Every {@code @Idempotent} method of the application with its resolved settings, per method and target class. Once
  * all singletons exist it resolves the methods of every bean, so a misconfigured method stops startup instead of
- * failing its first request; a call then costs one map lookup.
+ * failing its first request; a call then costs one map lookup. So does asking about a method that is not an operation
+ * (the web layer asks for every handler of every request, protected or not): that answer is kept too.
  */
 public final class OperationRegistry implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -31,6 +33,9 @@ public final class OperationRegistry implements SmartInitializingSingleton, Bean
 
     private final OperationResolver resolver;
     private final Map<MethodClassKey, OperationSpec> operations = new ConcurrentHashMap<>();
+    /** Methods found not to be operations: bounded by the application's methods, like {@link #operations}. */
+    private final Set<MethodClassKey> notOperations = ConcurrentHashMap.newKeySet();
+
     private @Nullable ConfigurableListableBeanFactory beanFactory;
     private volatile boolean scanned;
 
@@ -95,15 +100,23 @@ public final class OperationRegistry implements SmartInitializingSingleton, Bean
     public @Nullable OperationSpec find(Method method, @Nullable Class<?> targetClass) {
         MethodClassKey key = new MethodClassKey(method, targetClass);
         OperationSpec known = operations.get(key);
-        if (known != null) {
+        if (known != null || notOperations.contains(key)) {
             return known;
         }
         Class<?> target = targetClass != null ? targetClass : method.getDeclaringClass();
         OperationSpec resolved = resolver.resolve(AopUtils.getMostSpecificMethod(method, target), target);
         if (resolved != null) {
             operations.putIfAbsent(key, resolved);
+        } else {
+            notOperations.add(key);
         }
         return resolved;
+    }
+
+    /** Whether {@link #find} answers for {@code method} on {@code targetClass} from what it kept, resolving nothing. */
+    boolean knows(Method method, @Nullable Class<?> targetClass) {
+        MethodClassKey key = new MethodClassKey(method, targetClass);
+        return operations.containsKey(key) || notOperations.contains(key);
     }
 
     /** Whether any operation uses {@code TOKEN}: then the token endpoint is mapped unless disabled. */
