@@ -7,7 +7,7 @@ import dev.idempotency.internal.aop.FutureCallFlow;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.TokenIssuer;
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationResolver;
@@ -178,10 +178,10 @@ public final class IdempotencyAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     static IdempotencyInterceptor idempotencyInterceptor(
             ObjectProvider<OperationRegistry> registry,
-            ObjectProvider<FlowSelector> selectors,
+            ObjectProvider<CallSource> sources,
             ObjectProvider<Protection> protection) {
         return IdempotencyInterceptor.onFirstCall(() -> new IdempotencyInterceptor.Dispatch(
-                registry.getObject(), selectors.orderedStream().toList(), protection.getObject()));
+                registry.getObject(), sources.orderedStream().toList(), protection.getObject()));
     }
 
     /** Static, like the interceptor it applies. Its order is {@code idempotency.advisor-order}. */

@@ -1,7 +1,7 @@
 package dev.idempotency.autoconfigure;
 
 import dev.idempotency.internal.operation.ReturnTypeFlow;
-import dev.idempotency.internal.reactive.ReactiveBinding;
+import dev.idempotency.internal.reactive.ReactiveCallSource;
 import dev.idempotency.internal.reactive.ReactorCallFlow;
 import dev.idempotency.scope.BlockingScopeOnReactor;
 import dev.idempotency.scope.ReactivePrincipals;
@@ -49,10 +49,12 @@ class IdempotencyReactorConfiguration {
 
     @Bean
     ReturnTypeFlow idempotencyReactorCallFlow(
-            ReactiveScopeResolver scopes, ObjectProvider<ReactiveBinding> bindings, IdempotencyProperties properties) {
+            ReactiveScopeResolver scopes,
+            ObjectProvider<ReactiveCallSource> sources,
+            IdempotencyProperties properties) {
         return new ReactorCallFlow(
                 scopes,
-                bindings.orderedStream().toList(),
+                sources.orderedStream().toList(),
                 properties.getRequestId().getMaxResponseSize().toBytes());
     }
 }

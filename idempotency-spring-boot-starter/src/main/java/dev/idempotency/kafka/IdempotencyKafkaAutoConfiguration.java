@@ -2,7 +2,7 @@ package dev.idempotency.kafka;
 
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyProperties;
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.requestid.RequestIdExecutor;
 import dev.idempotency.scope.ScopeResolver;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code @Idempotent} on Kafka record listeners: every listener container factory binds the record it delivers to the
- * consumer thread, and a flow selector protects the listener call with the record's key and value. Also
+ * consumer thread, and a call source protects the listener call with the record's key and value. Also
  * {@link KafkaIdempotency} for batch listeners, and, on request, key stamping on Spring Boot's producer.
  *
  * <ul>
@@ -64,12 +64,12 @@ public final class IdempotencyKafkaAutoConfiguration {
     }
 
     @Bean
-    FlowSelector idempotencyKafkaFlowSelector(
+    CallSource idempotencyKafkaCallSource(
             ListenerMethods listeners,
             IdempotencyKafkaProperties properties,
             ScopeResolver scopes,
             ObjectProvider<JsonMapper> jsonMapper) {
-        return new KafkaFlowSelector(
+        return new KafkaCallSource(
                 listeners,
                 new KafkaRecordFlow(
                         new RecordKeys(properties.getHeader()),

@@ -9,9 +9,10 @@ import dev.idempotency.aop.IdempotencyAdvisor;
 import dev.idempotency.diagnostics.RedisDiagnostics;
 import dev.idempotency.diagnostics.StartupDiagnostics;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
+import dev.idempotency.internal.reactive.ReactiveCallSource;
 import dev.idempotency.key.RedisKeys;
 import dev.idempotency.lock.LeaseLockManager;
 import dev.idempotency.metrics.IdempotencyMetricsAutoConfiguration;
@@ -26,6 +27,7 @@ import dev.idempotency.spi.StoreListener;
 import dev.idempotency.testsupport.RedisServer;
 import dev.idempotency.token.TokenExecutor;
 import dev.idempotency.web.IdempotencyProblemHandler;
+import dev.idempotency.web.reactive.IdempotencyWebFluxAutoConfiguration;
 import dev.idempotency.web.servlet.IdempotencyWebMvcAutoConfiguration;
 import dev.idempotency.web.servlet.ServletPrincipalResolver;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -40,6 +42,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -93,7 +96,7 @@ class IdempotencyAutoConfigurationTests {
     void createsEveryCoreBeanButNoWebPartsOutsideAWebApplication() {
         runner.run(context -> {
             CORE_BEANS.forEach(type -> assertThat(context).hasSingleBean(type));
-            assertThat(context).doesNotHaveBean(FlowSelector.class);
+            assertThat(context).doesNotHaveBean(CallSource.class);
             assertThat(context).doesNotHaveBean(IdempotencyProblemHandler.class);
         });
     }
@@ -185,10 +188,23 @@ class IdempotencyAutoConfigurationTests {
     @Test
     void servletApplicationGetsTheHttpBindingProblemDetailsAndSpringSecurityScopes() {
         webRunner.run(context -> {
-            assertThat(context).hasSingleBean(FlowSelector.class);
+            assertThat(context).hasSingleBean(CallSource.class);
             assertThat(context).hasSingleBean(IdempotencyProblemHandler.class);
             assertThat(context.getBean(PrincipalResolver.class)).isInstanceOf(SecurityPrincipalResolver.class);
         });
+    }
+
+    @Test
+    void aReactiveApplicationHasOneCallSourceWhichAlsoClaimsTheCallsItsSubscribersBring() {
+        new ReactiveWebApplicationContextRunner()
+                .withConfiguration(ALL)
+                .withConfiguration(AutoConfigurations.of(IdempotencyWebFluxAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=" + REDIS.host(), "spring.data.redis.port=" + REDIS.port())
+                .run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(CallSource.class);
+                    assertThat(context).hasSingleBean(ReactiveCallSource.class);
+                    assertThat(context.getBean(CallSource.class)).isSameAs(context.getBean(ReactiveCallSource.class));
+                });
     }
 
     @Test

@@ -9,7 +9,7 @@ import dev.idempotency.MissingIdempotencyKeyException;
 import dev.idempotency.autoconfigure.IdempotencyAutoConfiguration;
 import dev.idempotency.autoconfigure.IdempotencyMisconfigurationAutoConfiguration;
 import dev.idempotency.internal.aop.IdempotencyInterceptor;
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.InvalidIdempotentMethodException;
 import dev.idempotency.testsupport.RedisServer;
 import java.lang.reflect.Method;
@@ -103,7 +103,7 @@ class IdempotencyKafkaAutoConfigurationTests {
     @Test
     void withSpringKafkaAndTheMainAutoConfigurationTheLayerSwitchesOn() {
         runner.run(context -> {
-            assertThat(context).hasSingleBean(KafkaFlowSelector.class);
+            assertThat(context).hasSingleBean(KafkaCallSource.class);
             assertThat(context).hasSingleBean(KafkaIdempotency.class);
             assertThat(context).hasSingleBean(ListenerFactoryPostProcessor.class);
             assertThat(context).hasSingleBean(IdempotencyKafkaProperties.class);
@@ -121,7 +121,7 @@ class IdempotencyKafkaAutoConfigurationTests {
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context).hasSingleBean(IdempotencyInterceptor.class);
-                    assertThat(context).doesNotHaveBean(FlowSelector.class);
+                    assertThat(context).doesNotHaveBean(CallSource.class);
                     assertThat(context).doesNotHaveBean(IdempotencyKafkaProperties.class);
                     Notices notifier = context.getBean(Notices.class);
                     String id = "notice-" + System.nanoTime();
@@ -135,7 +135,7 @@ class IdempotencyKafkaAutoConfigurationTests {
     void withoutTheMainAutoConfigurationTheLayerStaysOff() {
         runner.withPropertyValues("idempotency.enabled=false").run(context -> {
             assertThat(context).hasNotFailed();
-            assertThat(context).doesNotHaveBean(KafkaFlowSelector.class);
+            assertThat(context).doesNotHaveBean(KafkaCallSource.class);
             assertThat(context).doesNotHaveBean(KafkaIdempotency.class);
             assertThat(context).doesNotHaveBean(ListenerFactoryPostProcessor.class);
             assertThat(context).doesNotHaveBean(CommonErrorHandler.class);
@@ -207,7 +207,7 @@ class IdempotencyKafkaAutoConfigurationTests {
                         "spring.data.redis.port=" + REDIS.port(),
                         "idempotency.kafka.producer.stamp-keys=true")
                 .run(context -> {
-                    assertThat(context).hasNotFailed().hasSingleBean(KafkaFlowSelector.class);
+                    assertThat(context).hasNotFailed().hasSingleBean(KafkaCallSource.class);
                     assertThat(context).doesNotHaveBean(ProducerKeyStamping.class);
                 });
     }

@@ -140,7 +140,7 @@ final class WebCallFixture implements AutoCloseable {
                 jsonMapper,
                 requestIdSettings.getMaxResponseSize().toBytes(),
                 new MvcAsyncExecution(new SimpleAsyncTaskExecutor()));
-        interceptor = new IdempotencyInterceptor(registry, List.of(new ServletFlowSelector(flow)), protection);
+        interceptor = new IdempotencyInterceptor(registry, List.of(new ServletCallSource(flow)), protection);
         ReplayedHeaders replayedHeaders = new ReplayedHeaders(requestIdSettings.getReplayedHeaders());
         DefaultListableBeanFactory beans = new DefaultListableBeanFactory();
         filter = new IdempotencyResponseFilter(

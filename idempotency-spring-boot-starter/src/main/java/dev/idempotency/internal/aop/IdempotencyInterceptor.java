@@ -1,6 +1,6 @@
 package dev.idempotency.internal.aop;
 
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.InvocationFlow;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.OperationSpec;
@@ -15,7 +15,8 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * Applies {@code @Idempotent}, as the advisor's advice: looks up the settings resolved at startup, and hands the call to
- * its flow (the web layer's for a handler of the current request, else the one its return type chose). Nothing here
+ * the {@link CallSource} that claims it (the handler of the current request, the listener of a bound record), else to
+ * the flow its return type chose (a bean call). Nothing here
  * reflects or parses per call. Advisors are created early, before most beans: built {@link #onFirstCall}, it resolves
  * what it uses on the first protected call and keeps it, so Redis and the strategies stay out of that early phase and
  * no call pays a bean lookup.
@@ -23,10 +24,10 @@ import org.springframework.aop.support.AopUtils;
 public final class IdempotencyInterceptor implements MethodInterceptor {
 
     /** What a call is dispatched with. */
-    public record Dispatch(OperationRegistry registry, List<FlowSelector> selectors, Protection protection) {
+    public record Dispatch(OperationRegistry registry, List<CallSource> sources, Protection protection) {
 
         public Dispatch {
-            selectors = List.copyOf(selectors);
+            sources = List.copyOf(sources);
         }
     }
 
@@ -38,8 +39,8 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
         this.dispatch = dispatch;
     }
 
-    public IdempotencyInterceptor(OperationRegistry registry, List<FlowSelector> selectors, Protection protection) {
-        this(new Dispatch(registry, selectors, protection));
+    public IdempotencyInterceptor(OperationRegistry registry, List<CallSource> sources, Protection protection) {
+        this(new Dispatch(registry, sources, protection));
     }
 
     private IdempotencyInterceptor(Dispatch ready) {
@@ -65,8 +66,8 @@ public final class IdempotencyInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         ProtectedInvocation call = new ProtectedInvocation(spec, invocation, current.protection());
-        for (FlowSelector selector : current.selectors()) {
-            InvocationFlow flow = selector.select(call);
+        for (CallSource source : current.sources()) {
+            InvocationFlow flow = source.select(call);
             if (flow != null) {
                 return flow.run(call);
             }

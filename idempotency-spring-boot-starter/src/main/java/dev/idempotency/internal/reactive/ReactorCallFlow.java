@@ -26,7 +26,7 @@ import reactor.util.context.ContextView;
 /**
  * Methods returning {@code Mono} or {@code Flux}: the claim, token or lock spans the whole subscription, and nothing
  * blocks. Admission happens when the returned publisher is subscribed, so the method itself runs only once admitted.
- * A layer's {@link ReactiveBinding} (WebFlux) takes the calls that are its own; the others are bean calls: the key
+ * A {@link ReactiveCallSource} (WebFlux's exchange) takes the calls that are its own; the others are bean calls: the key
  * comes from SpEL, the value is stored ({@code Flux}: the list of its elements, which stream through as they come)
  * and a duplicate gets it back decoded. An error releases the claim and restores the token. A {@code Mono}'s subscriber
  * that cancels once the call was admitted leaves the work running to its end (see {@link Relay}); a {@code Flux}'s
@@ -36,13 +36,13 @@ import reactor.util.context.ContextView;
 public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
 
     private final ReactiveScopeResolver scopes;
-    private final List<ReactiveBinding> bindings;
+    private final List<ReactiveCallSource> sources;
     private final long maxResultSize;
 
     /** @param maxResultSize {@code idempotency.request-id.max-response-size}, which also bounds a collected {@code Flux} */
-    public ReactorCallFlow(ReactiveScopeResolver scopes, List<ReactiveBinding> bindings, long maxResultSize) {
+    public ReactorCallFlow(ReactiveScopeResolver scopes, List<ReactiveCallSource> sources, long maxResultSize) {
         this.scopes = scopes;
-        this.bindings = List.copyOf(bindings);
+        this.sources = List.copyOf(sources);
         this.maxResultSize = maxResultSize;
     }
 
@@ -77,8 +77,8 @@ public final class ReactorCallFlow implements ReturnTypeFlow, InvocationFlow {
     }
 
     private Publisher<?> route(ProtectedInvocation call, ContextView context, boolean many) {
-        for (ReactiveBinding binding : bindings) {
-            Publisher<?> bound = binding.bind(call, context, many);
+        for (ReactiveCallSource source : sources) {
+            Publisher<?> bound = source.bind(call, context, many);
             if (bound != null) {
                 return bound;
             }

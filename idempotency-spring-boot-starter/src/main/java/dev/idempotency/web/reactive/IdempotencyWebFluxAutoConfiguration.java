@@ -6,7 +6,6 @@ import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.http.TokenOperations;
-import dev.idempotency.internal.operation.FlowSelector;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
@@ -61,11 +60,6 @@ public final class IdempotencyWebFluxAutoConfiguration {
             ReactiveScopeResolver scopes) {
         return new WebFluxExchangeFlow(
                 new ExchangeRoutes(mappings), jsonMapper.getIfAvailable(JsonMapper::new), scopes);
-    }
-
-    @Bean
-    FlowSelector idempotencyPlainHandlerSelector(WebFluxExchangeFlow flow) {
-        return new PlainHandlerSelector(flow);
     }
 
     @Bean

@@ -5,9 +5,10 @@ import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.internal.http.HandlerMetadata;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.operation.InvocationFlow;
 import dev.idempotency.internal.operation.OperationSpec;
 import dev.idempotency.internal.operation.ProtectedInvocation;
-import dev.idempotency.internal.reactive.ReactiveBinding;
+import dev.idempotency.internal.reactive.ReactiveCallSource;
 import dev.idempotency.internal.reactive.ReactiveCalls;
 import dev.idempotency.observation.InvocationObserver;
 import dev.idempotency.observation.Outcome;
@@ -35,9 +36,10 @@ import tools.jackson.databind.json.JsonMapper;
  * payload is the request, exactly as on Spring MVC. A duplicate's handler does not run and the stored response is
  * written instead; a first call runs with its permit held by the {@link ExchangeState} until its response is about to
  * be committed. Handlers returning {@code Mono} or {@code Flux} are admitted when WebFlux subscribes to them, without
- * blocking; handlers returning a plain value run on the blocking executor, where admission may wait for Redis.
+ * blocking; handlers returning a plain value run on the blocking executor, where admission may wait for Redis
+ * ({@link PlainHandlerCall}). WebFlux's one {@link ReactiveCallSource}.
  */
-final class WebFluxExchangeFlow implements ReactiveBinding {
+final class WebFluxExchangeFlow implements ReactiveCallSource {
 
     private final Map<Method, HandlerMetadata> handlers = new ConcurrentHashMap<>();
     private final ExchangeRoutes routes;
@@ -48,6 +50,11 @@ final class WebFluxExchangeFlow implements ReactiveBinding {
         this.routes = routes;
         this.jsonMapper = jsonMapper;
         this.scopes = scopes;
+    }
+
+    @Override
+    public @Nullable InvocationFlow select(ProtectedInvocation call) {
+        return PlainHandlerCall.select(this, call);
     }
 
     @Override

@@ -6,7 +6,7 @@ import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.ReplayedHeaders;
 import dev.idempotency.internal.http.TokenIssuer;
 import dev.idempotency.internal.http.TokenOperations;
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.OperationCheck;
 import dev.idempotency.internal.operation.OperationRegistry;
 import dev.idempotency.internal.operation.Protection;
@@ -95,7 +95,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
      * (the {@code applicationTaskExecutor}), wrapped so that Spring MVC's timeout cannot cancel them.
      */
     @Bean
-    FlowSelector idempotencyServletFlowSelector(
+    CallSource idempotencyServletCallSource(
             ObjectProvider<RequestMappingHandlerMapping> mappings,
             ObjectProvider<JsonMapper> jsonMapper,
             IdempotencyProperties properties,
@@ -103,7 +103,7 @@ public final class IdempotencyWebMvcAutoConfiguration {
         AsyncTaskExecutor executor = beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
                 ? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, AsyncTaskExecutor.class)
                 : new SimpleAsyncTaskExecutor("idempotency-mvc-async-");
-        return new ServletFlowSelector(new ServletExchangeFlow(
+        return new ServletCallSource(new ServletExchangeFlow(
                 new RouteOperations(mappings),
                 jsonMapper.getIfAvailable(JsonMapper::new),
                 properties.getRequestId().getMaxResponseSize().toBytes(),

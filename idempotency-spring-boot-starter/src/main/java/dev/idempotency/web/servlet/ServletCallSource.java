@@ -1,6 +1,6 @@
 package dev.idempotency.web.servlet;
 
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.InvocationFlow;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import jakarta.servlet.http.HttpServletRequest;
@@ -15,11 +15,11 @@ import org.springframework.web.servlet.HandlerMapping;
  * Claims a call when the annotated method is the handler of the current Spring MVC request; any other call (a service
  * method, a listener, a call from another thread) stays a bean call.
  */
-final class ServletFlowSelector implements FlowSelector {
+final class ServletCallSource implements CallSource {
 
     private final ServletExchangeFlow flow;
 
-    ServletFlowSelector(ServletExchangeFlow flow) {
+    ServletCallSource(ServletExchangeFlow flow) {
         this.flow = flow;
     }
 

@@ -1,6 +1,6 @@
 package dev.idempotency.kafka;
 
-import dev.idempotency.internal.operation.FlowSelector;
+import dev.idempotency.internal.operation.CallSource;
 import dev.idempotency.internal.operation.InvocationFlow;
 import dev.idempotency.internal.operation.ProtectedInvocation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -14,12 +14,12 @@ import org.springframework.kafka.support.KafkaUtils;
  * called while a record is bound is claimed with that record: also one of another bean that the listener calls
  * directly, which then shares the record's key within its own operation.
  */
-final class KafkaFlowSelector implements FlowSelector {
+final class KafkaCallSource implements CallSource {
 
     private final ListenerMethods listeners;
     private final KafkaRecordFlow flow;
 
-    KafkaFlowSelector(ListenerMethods listeners, KafkaRecordFlow flow) {
+    KafkaCallSource(ListenerMethods listeners, KafkaRecordFlow flow) {
         this.listeners = listeners;
         this.flow = flow;
     }
