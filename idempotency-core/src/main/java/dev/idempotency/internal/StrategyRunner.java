@@ -1,12 +1,15 @@
 package dev.idempotency.internal;
 
 import dev.idempotency.CheckedSupplier;
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.Strategy;
 import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.Futures;
 import dev.idempotency.spi.IdempotencyStrategy;
 import dev.idempotency.spi.Permit;
 import dev.idempotency.spi.ProtectedCall;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -26,6 +29,9 @@ public final class StrategyRunner {
 
     /** A stored result that cannot be decoded is discarded once; a second one in a row is a real error. */
     private static final int MAX_ADMISSIONS = 2;
+
+    /** Suggested to a caller whose permit came after its lease: by then its claim or lock was given back. */
+    private static final Duration RETRY_AFTER_LAPSED = Duration.ofSeconds(1);
 
     private StrategyRunner() {}
 
@@ -71,7 +77,12 @@ public final class StrategyRunner {
         for (int attempt = 1; ; attempt++) {
             Admission admitted = admission.get();
             if (admitted instanceof Admission.Proceed proceed) {
-                return new Admitted<>(proceed.permit(), null);
+                Permit permit = proceed.permit();
+                if (!permit.context().isLeaseHeld()) {
+                    Futures.join(permit.fail());
+                    throw lapsed(permit);
+                }
+                return new Admitted<>(permit, null);
             }
             Admission.Replay replay = (Admission.Replay) admitted;
             try {
@@ -108,8 +119,12 @@ public final class StrategyRunner {
             if (failure != null) {
                 admitted.completeExceptionally(Futures.unwrap(failure));
             } else if (answer instanceof Admission.Proceed proceed) {
-                if (!admitted.complete(new Admitted<>(proceed.permit(), null))) {
-                    proceed.permit().fail(); // the caller gave up while Redis answered: nobody runs the work
+                Permit permit = proceed.permit();
+                if (!permit.context().isLeaseHeld()) {
+                    permit.fail();
+                    admitted.completeExceptionally(lapsed(permit));
+                } else if (!admitted.complete(new Admitted<>(permit, null))) {
+                    permit.fail(); // the caller gave up while Redis answered: nobody runs the work
                 }
             } else {
                 replayOrRetry((Admission.Replay) answer, admission, decode, attempt, admitted);
@@ -120,6 +135,25 @@ public final class StrategyRunner {
                 source.cancel(false);
             }
         });
+    }
+
+    /**
+     * Why a permit that came after its lease ran out does not run its work: the store's answer arrived more than a lease
+     * after the claim or lock was sent (a reply held up on the network, a pause of this JVM), so the key may be another
+     * caller's by now. The permit was settled as failed (a claim or lock still this owner's is given back, by owner),
+     * so the caller is told to retry, as when the store cannot be reached. A {@code TOKEN} holds no lease.
+     */
+    public static IdempotencyStoreUnavailableException lapsed(Permit permit) {
+        Strategy strategy = permit.context().strategy();
+        String what = strategy == Strategy.LOCK ? "lock" : strategy + " claim";
+        log.warn(
+                "The store confirmed a {} after its lease had run out; the work did not run, answered as store"
+                        + " unavailable",
+                what);
+        return new IdempotencyStoreUnavailableException(
+                "The store confirmed the " + what + " after its lease had run out, so another caller may hold it"
+                        + " now; the work did not run",
+                RETRY_AFTER_LAPSED);
     }
 
     private static <T> void replayOrRetry(

@@ -80,6 +80,7 @@ public final class FaultProxy implements AutoCloseable {
     private volatile Mode mode = Mode.PASS;
     private volatile long delayMillis;
     private volatile boolean dropAll;
+    private volatile boolean holdReplies;
     private volatile boolean closed;
 
     private FaultProxy(String host, int port, boolean raw) throws IOException {
@@ -163,6 +164,17 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * While set, replies wait in the proxy and commands still reach Redis: Redis executes a command whose answer the
+     * client gets only once this is cleared, as long after as the test wants.
+     */
+    void holdReplies(boolean hold) {
+        synchronized (gate) {
+            holdReplies = hold;
+            gate.notifyAll();
+        }
+    }
+
     /** Replies swallowed so far. */
     int droppedReplies() {
         return droppedReplies.get();
@@ -234,10 +246,10 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /** Waits while paused; answers whether the bytes may go on ({@code false}: discard them). */
-    private boolean passGate(Link link) throws IOException {
+    /** Waits while paused (a reply also while replies are held); answers whether the bytes may go on. */
+    private boolean passGate(Link link, boolean reply) throws IOException {
         synchronized (gate) {
-            while (mode == Mode.PAUSE && !link.closed && !closed) {
+            while ((mode == Mode.PAUSE || (reply && holdReplies)) && !link.closed && !closed) {
                 try {
                     gate.wait(50);
                 } catch (InterruptedException ex) {
@@ -321,7 +333,7 @@ public final class FaultProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream()) {
                 int read;
                 while (!closed && (read = in.read(buffer)) >= 0) {
-                    if (passGate(this)) {
+                    if (passGate(this, !upstream)) {
                         sender.send(Arrays.copyOf(buffer, read), delayFor(upstream));
                     }
                 }
@@ -339,7 +351,7 @@ public final class FaultProxy implements AutoCloseable {
                     if (frame == null) {
                         break;
                     }
-                    if (!passGate(this)) {
+                    if (!passGate(this, false)) {
                         continue;
                     }
                     Command command = new Command(frame.args());
@@ -375,7 +387,7 @@ public final class FaultProxy implements AutoCloseable {
                         swallow(decision.closeAfter());
                         continue;
                     }
-                    if (!passGate(this)) {
+                    if (!passGate(this, true)) {
                         continue;
                     }
                     toClient.send(frame.raw(), delayFor(false));

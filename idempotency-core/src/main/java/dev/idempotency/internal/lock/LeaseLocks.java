@@ -97,7 +97,12 @@ public final class LeaseLocks implements LeaseLockManager, AutoCloseable {
 
     @Override
     public LockHandle acquire(String resource, Duration lease, Duration wait) {
-        return acquireBlocking(resource, lease, wait, Thread.currentThread()).handle();
+        HeldLock held = acquireBlocking(resource, lease, wait, Thread.currentThread());
+        if (!held.context().isLeaseHeld()) { // its lease ran out before it got here (see StrategyRunner.lapsed)
+            Futures.join(held.fail());
+            throw StrategyRunner.lapsed(held);
+        }
+        return held.handle();
     }
 
     @Override

@@ -1,0 +1,134 @@
+package dev.idempotency.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.lock.LockHandle;
+import dev.idempotency.requestid.RequestIdCall;
+import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.testsupport.Race;
+import dev.idempotency.testsupport.RedisServer;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Scenario 4e: Redis executes the claim or the lock's acquisition at once, but its reply reaches the client only after
+ * the lease has run out (held in the fault proxy; the client's command timeout is longer than that), and meanwhile
+ * another instance took the key. The late permit must not start its work.
+ */
+@ReliabilityTest
+class DelayedReplyTests {
+
+    private static final Duration LEASE = Duration.ofSeconds(1);
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+    private final String prefix = "delayed-reply:" + UUID.randomUUID() + ":";
+
+    @Test
+    @Scenario(
+            id = "4e",
+            title = "Reply to the REQUEST_ID claim and to the LOCK acquire held back past the 1 s lease (command"
+                    + " timeout 20 s), while another instance takes the key",
+            expected = "the late caller gets 503 and its work does not run; the other instance ran once (REQUEST_ID:"
+                    + " the late caller's retry gets its replay; LOCK: never two holders at once)")
+    void aPermitWhoseReplyCameAfterItsLeaseDoesNotRun(RedisServer redis) throws Exception {
+        ReliabilityReport.redisVersion(redis.version());
+        AtomicInteger lateRuns = new AtomicInteger();
+        AtomicInteger otherRuns = new AtomicInteger();
+        try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+                CoreStack late = CoreStack.connect(proxy.host(), proxy.port(), COMMAND_TIMEOUT, prefix);
+                CoreStack other = CoreStack.connect(redis.host(), redis.port(), COMMAND_TIMEOUT, prefix);
+                RedisAdmin admin = new RedisAdmin(redis.host(), redis.port())) {
+            warmUp(late);
+            String recordKey = late.keys.requestId("", "op", "order-1");
+            String first = heldPastTheLease(proxy, admin, recordKey, () -> execute(late, recordKey, lateRuns), () -> {
+                assertThat(execute(other, recordKey, otherRuns)).isEqualTo("ran");
+                return null;
+            });
+            String retry = execute(late, recordKey, lateRuns);
+
+            String resource = "stock-1";
+            LockHandle[] otherHolder = new LockHandle[1];
+            String locked = heldPastTheLease(
+                    proxy, admin, late.keys.lock(resource), () -> callLocked(late, resource, lateRuns), () -> {
+                        otherHolder[0] = other.locks.acquire(resource, LEASE, Duration.ZERO);
+                        return null;
+                    });
+            boolean otherStillHeld = !otherHolder[0].isLost();
+            otherHolder[0].close();
+
+            ReliabilityReport.measured(
+                    "4e",
+                    "REQUEST_ID: late caller " + first + ", the other instance ran " + otherRuns.get()
+                            + ", the late caller's retry got " + retry + "; LOCK: late caller " + locked
+                            + " while the other instance held the lock (still held after: " + otherStillHeld
+                            + "); the late caller's work ran " + lateRuns.get() + " times");
+            assertThat(first).as("REQUEST_ID: the late claim's caller").isEqualTo("503");
+            assertThat(retry).as("REQUEST_ID: its retry").isEqualTo("replay");
+            assertThat(locked).as("LOCK: the late acquisition's caller").isEqualTo("503");
+            assertThat(otherStillHeld).as("LOCK: the other holder's lock").isTrue();
+            assertThat(lateRuns).as("the late callers' work").hasValue(0);
+            assertThat(otherRuns).as("the other instance's work").hasValue(1);
+        }
+    }
+
+    /**
+     * Starts {@code call} with its replies held, waits until Redis executed its command and the lease ran out there, lets
+     * {@code meanwhile} take the key, then lets the reply through: the call's outcome.
+     */
+    private static String heldPastTheLease(
+            FaultProxy proxy, RedisAdmin admin, String key, Supplier<String> call, Supplier<Void> meanwhile)
+            throws Exception {
+        proxy.holdReplies(true);
+        CompletableFuture<String> outcome;
+        try {
+            outcome = CompletableFuture.supplyAsync(call);
+            assertThat(Race.await(DEADLINE, 10, () -> admin.exists(key)))
+                    .as("Redis executed the command")
+                    .isTrue();
+            assertThat(Race.await(DEADLINE, 10, () -> !admin.exists(key)))
+                    .as("the lease ran out in Redis")
+                    .isTrue();
+            meanwhile.get();
+        } finally {
+            proxy.holdReplies(false);
+        }
+        return outcome.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    /**
+     * Connects the late stack and loads its scripts while replies still flow: with replies held, the connection's
+     * handshake or a script's first load would wait too, and the claim would never reach Redis.
+     */
+    private static void warmUp(CoreStack stack) {
+        execute(stack, stack.keys.requestId("", "op", "warm-up"), new AtomicInteger());
+        stack.locks.acquire("warm-up", LEASE, Duration.ZERO).close();
+    }
+
+    private static String execute(CoreStack stack, String recordKey, AtomicInteger runs) {
+        int before = runs.get();
+        try {
+            stack.executor.execute(
+                    new RequestIdCall(recordKey, null, Duration.ofHours(1), LEASE, Duration.ZERO),
+                    () -> "result-" + runs.incrementAndGet(),
+                    ResultCodec.utf8());
+            return runs.get() > before ? "ran" : "replay";
+        } catch (IdempotencyStoreUnavailableException ex) {
+            return "503";
+        }
+    }
+
+    private static String callLocked(CoreStack stack, String resource, AtomicInteger runs) {
+        try {
+            return stack.locks.callLocked(resource, LEASE, Duration.ZERO, () -> "ran " + runs.incrementAndGet());
+        } catch (IdempotencyStoreUnavailableException ex) {
+            return "503";
+        }
+    }
+}
