@@ -65,7 +65,7 @@ public final class FaultProxy implements AutoCloseable {
     private static final int LOG_LIMIT = 200_000;
     private static final Pending FORWARD = new Pending(null);
 
-    private final InetSocketAddress target;
+    private volatile InetSocketAddress target;
     private final boolean raw;
     private final ServerSocket server;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
@@ -119,7 +119,7 @@ public final class FaultProxy implements AutoCloseable {
         return server.getLocalPort();
     }
 
-    void pass() {
+    public void pass() {
         setMode(Mode.PASS);
     }
 
@@ -128,7 +128,7 @@ public final class FaultProxy implements AutoCloseable {
         setMode(Mode.DELAY);
     }
 
-    void pause() {
+    public void pause() {
         setMode(Mode.PAUSE);
     }
 
@@ -143,8 +143,14 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     /** Closes every open connection now, whatever the mode; clients reconnect. */
-    void resetConnections() {
+    public void resetConnections() {
         links.forEach(Link::close);
+    }
+
+    /** Forwards new connections to {@code host:port} from now on and closes the open ones (a failover's switch). */
+    public void retarget(String host, int port) {
+        target = new InetSocketAddress(host, port);
+        resetConnections();
     }
 
     /**
@@ -168,7 +174,7 @@ public final class FaultProxy implements AutoCloseable {
      * While set, replies wait in the proxy and commands still reach Redis: Redis executes a command whose answer the
      * client gets only once this is cleared, as long after as the test wants.
      */
-    void holdReplies(boolean hold) {
+    public void holdReplies(boolean hold) {
         synchronized (gate) {
             holdReplies = hold;
             gate.notifyAll();

@@ -41,8 +41,9 @@ public final class RedisRequestIdStore implements RequestIdStore {
      * the fingerprint), ARGV[3] ttl ms, ARGV[4] the result (empty for "N"); the head and the result travel apart so
      * that the JVM never copies a large result into one value (Redis joins them). Stores the result
      * when the claim is still this owner's, or when the record is gone (its lease ran out, or Redis restarted empty,
-     * while the work finished): the work did run, and the result tells duplicates so. 1 when stored, 0 when another
-     * execution holds the key now.
+     * while the work finished): the work did run, and the result tells duplicates so. 1 when stored, also when the
+     * record already is this result (an earlier attempt stored it and only its replicas' confirmation failed), 0 when
+     * another execution holds the key now.
      */
     private static final byte[] NOTHING = new byte[0];
 
@@ -50,6 +51,9 @@ public final class RedisRequestIdStore implements RequestIdStore {
             local v = redis.call('GET', KEYS[1])
             if not v or string.sub(v, 1, #ARGV[1]) == ARGV[1] then
               redis.call('SET', KEYS[1], ARGV[2] .. ARGV[4], 'PX', ARGV[3])
+              return 1
+            end
+            if v == ARGV[2] .. ARGV[4] then
               return 1
             end
             return 0
@@ -205,8 +209,9 @@ public final class RedisRequestIdStore implements RequestIdStore {
         if (confirmations == null) {
             return ownedScript("complete", COMPLETE, claim.recordKey(), owned, head, millisArg(ttl), value);
         }
-        // With wait-for-replicas the caller gets its response only once replicas hold the result too: otherwise a
-        // failover could bring back the in-progress claim and the work would run again when its lease ends.
+        // With wait-for-replicas a result is stored once replicas hold it too: otherwise a failover could bring back
+        // the in-progress claim and the work would run again when its lease ends. An unconfirmed result fails the
+        // completion, so the permit sends it again while its lease lasts (after a failover, to the new master).
         byte[] key = RedisGateway.bytes(claim.recordKey());
         return confirmations
                 .writeAndWait(
@@ -222,14 +227,16 @@ public final class RedisRequestIdStore implements RequestIdStore {
                                 millisArg(ttl),
                                 value))
                 .thenApply(confirmed -> {
-                    if (confirmed.acknowledged() < confirmations.replicas()) {
-                        log.warn(
-                                "Result of {} reached {} of {} replicas; a failover now could run it again",
-                                claim.recordKey(),
-                                confirmed.acknowledged(),
-                                confirmations.replicas());
+                    boolean stored = confirmed.result() == 1L;
+                    if (stored && confirmed.acknowledged() < confirmations.replicas()) {
+                        throw new IdempotencyStoreUnavailableException(
+                                "The result reached " + confirmed.acknowledged() + " of " + confirmations.replicas()
+                                        + " required replicas within "
+                                        + confirmations.timeout().toMillis()
+                                        + " ms; a failover now could run the work again",
+                                RedisGateway.STORE_RETRY_AFTER);
                     }
-                    return confirmed.result() == 1L;
+                    return stored;
                 });
     }
 

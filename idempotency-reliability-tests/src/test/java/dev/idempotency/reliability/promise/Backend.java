@@ -1,7 +1,9 @@
 package dev.idempotency.reliability.promise;
 
+import static java.util.Objects.requireNonNull;
+
+import dev.idempotency.reliability.FailoverPair;
 import dev.idempotency.reliability.FaultProxy;
-import dev.idempotency.testsupport.RedisReplicaPair;
 import dev.idempotency.testsupport.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -15,63 +17,77 @@ import org.springframework.data.redis.core.ScanOptions;
 /**
  * The Redis an application of the checker talks to, and the faults a history can inject into it: either one durable
  * server behind a {@link FaultProxy} (stopped, killed and restarted, replies dropped), or a master with a replica (the
- * replica frozen under {@code wait-for-replicas}); and, on the JDBC store, its claims taken over by another instance
- * ({@link OtherInstance}). The harness reads Redis directly, never through the proxy.
+ * replica frozen under {@code wait-for-replicas}, or cut off and promoted: {@link FailoverPair}); and, on the JDBC
+ * store, its claims taken over by another instance ({@link OtherInstance}). The harness reads Redis directly, never
+ * through the proxy.
  */
 final class Backend implements AutoCloseable {
 
-    private final RedisServer redis;
+    private final @Nullable RedisServer redis;
     private final @Nullable FaultProxy proxy;
-    private final @Nullable RedisReplicaPair pair;
-    private final LettuceConnectionFactory direct;
+    private final @Nullable LettuceConnectionFactory durableDirect;
+    private final @Nullable FailoverPair pair;
     private volatile History.Fault.@Nullable Kind active;
 
-    private Backend(RedisServer redis, @Nullable FaultProxy proxy, @Nullable RedisReplicaPair pair) {
+    private Backend(RedisServer redis, FaultProxy proxy) {
         this.redis = redis;
         this.proxy = proxy;
+        this.durableDirect = redis.newConnectionFactory();
+        this.pair = null;
+    }
+
+    private Backend(FailoverPair pair) {
+        this.redis = null;
+        this.proxy = null;
+        this.durableDirect = null;
         this.pair = pair;
-        this.direct = redis.newConnectionFactory();
     }
 
     /** One server that keeps what it acknowledged across a kill, reached through a fault proxy. */
     static Backend durable() {
         RedisServer redis = RedisServer.builder().durable().start();
-        return new Backend(redis, FaultProxy.start(redis.host(), redis.port()), null);
+        return new Backend(redis, FaultProxy.start(redis.host(), redis.port()));
     }
 
-    /** A master and its replica; the application talks to the master directly. */
+    /** A master and its replica; the application talks to the master through a proxy that follows a failover. */
     static Backend replicated() {
-        RedisReplicaPair pair = RedisReplicaPair.start();
-        return new Backend(pair.master(), null, pair);
+        return new Backend(FailoverPair.start());
     }
 
     /** Where the application connects: {@code spring.data.redis.*} properties. */
     List<String> springProperties() {
         return List.of(
                 "spring.data.redis.host=127.0.0.1",
-                "spring.data.redis.port=" + (proxy != null ? proxy.port() : redis.port()));
+                "spring.data.redis.port=" + (pair != null ? pair.port() : proxy().port()));
     }
 
     void begin(History.Fault.Kind kind) {
         active = kind;
         switch (kind) {
-            case SIGSTOP -> redis.pause();
-            case KILL -> redis.kill();
+            case SIGSTOP -> redis().pause();
+            case KILL -> redis().kill();
             case DROP_REPLIES -> proxy().dropAllReplies(true);
             case REPLICA_FROZEN -> replicaPair().replica().pause();
+            case FAILOVER -> replicaPair().cut();
             case TAKEN_OVER -> OtherInstance.takeOver();
         }
     }
 
     void end(History.Fault.Kind kind) {
         switch (kind) {
-            case SIGSTOP -> redis.resume();
-            case KILL -> redis.restart();
+            case SIGSTOP -> redis().resume();
+            case KILL -> redis().restart();
             case DROP_REPLIES -> proxy().dropAllReplies(false);
             case REPLICA_FROZEN -> replicaPair().replica().resume();
+            case FAILOVER -> replicaPair().failOver();
             case TAKEN_OVER -> OtherInstance.stop();
         }
         active = null;
+    }
+
+    /** Bytes of replication stream the promoted replica lacked at this history's failover (0: none, or no loss). */
+    long lostInFailover() {
+        return pair != null ? pair.lostAtLastFailover() : 0;
     }
 
     /** Ends the fault that may still be on (after a failure in the middle of a history). */
@@ -85,7 +101,7 @@ final class Backend implements AutoCloseable {
     /** Locks and in-progress claims in Redis: after every history, none may be left. */
     List<String> leftovers() {
         List<String> left = new ArrayList<>();
-        try (RedisConnection connection = direct.getConnection();
+        try (RedisConnection connection = direct().getConnection();
                 Cursor<byte[]> keys = connection
                         .keyCommands()
                         .scan(ScanOptions.scanOptions()
@@ -112,11 +128,23 @@ final class Backend implements AutoCloseable {
         List<String> keys = leftovers().stream()
                 .map(leftover -> leftover.substring(leftover.lastIndexOf(' ') + 1))
                 .toList();
-        try (RedisConnection connection = direct.getConnection()) {
+        try (RedisConnection connection = direct().getConnection()) {
             for (String key : keys) {
                 connection.keyCommands().del(key.getBytes(StandardCharsets.UTF_8));
             }
         }
+    }
+
+    /** The master as the harness reads it: after a failover, the promoted replica. */
+    private LettuceConnectionFactory direct() {
+        return pair != null ? pair.master() : requireNonNull(durableDirect);
+    }
+
+    private RedisServer redis() {
+        if (redis == null) {
+            throw new IllegalStateException("this backend's faults are its replica's");
+        }
+        return redis;
     }
 
     private FaultProxy proxy() {
@@ -126,7 +154,7 @@ final class Backend implements AutoCloseable {
         return proxy;
     }
 
-    private RedisReplicaPair replicaPair() {
+    private FailoverPair replicaPair() {
         if (pair == null) {
             throw new IllegalStateException("this backend has no replica");
         }
@@ -135,14 +163,12 @@ final class Backend implements AutoCloseable {
 
     @Override
     public void close() {
-        direct.destroy();
-        if (proxy != null) {
-            proxy.close();
-        }
         if (pair != null) {
             pair.close();
         } else {
-            redis.close();
+            requireNonNull(durableDirect).destroy();
+            proxy().close();
+            redis().close();
         }
     }
 }

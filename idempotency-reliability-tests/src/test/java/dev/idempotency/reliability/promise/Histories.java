@@ -22,8 +22,12 @@ final class Histories {
     static final List<History.Fault.Kind> DURABLE_FAULTS =
             List.of(History.Fault.Kind.SIGSTOP, History.Fault.Kind.KILL, History.Fault.Kind.DROP_REPLIES);
 
-    /** Faults of the replicated backend: the replica frozen under {@code wait-for-replicas}. */
-    static final List<History.Fault.Kind> REPLICA_FAULTS = List.of(History.Fault.Kind.REPLICA_FROZEN);
+    /**
+     * Faults of the replicated backend: the replica frozen under {@code wait-for-replicas}, or cut off from the
+     * master's writes and then promoted (a failover that loses every write since the cut).
+     */
+    static final List<History.Fault.Kind> REPLICA_FAULTS =
+            List.of(History.Fault.Kind.REPLICA_FROZEN, History.Fault.Kind.FAILOVER);
 
     /** The endings of every path. */
     static final List<History.Ending> ENDINGS = List.of(

@@ -80,6 +80,11 @@ public record History(List<Call> calls, List<Work> works, Fault fault, Fault the
             /** The replica stopped (SIGSTOP), so that {@code wait-for-replicas} cannot be met. */
             REPLICA_FROZEN,
             /**
+             * The replica cut off from the master's writes, then promoted at the fault's end; the application goes to
+             * it, and the old master, now its replica, drops what was not replicated ({@code FailoverPair}).
+             */
+            FAILOVER,
+            /**
              * Another instance takes over the claims in progress in the JDBC store, as after this instance paused past
              * their lease, and stops at the fault's end ({@link OtherInstance}); Redis runs on.
              */

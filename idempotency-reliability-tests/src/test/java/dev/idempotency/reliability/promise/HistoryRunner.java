@@ -41,8 +41,9 @@ final class HistoryRunner {
 
     /**
      * The keys of one run, unique to it, everything the clients saw (as answers, and as timed records for the oracle),
-     * when the history began ({@link System#nanoTime()}), and what Redis still held one lease after the history
-     * ({@code lingering}) and after the last calls ({@code left}).
+     * when the history began ({@link System#nanoTime()}), what Redis still held one lease after the history
+     * ({@code lingering}) and after the last calls ({@code left}), and how many bytes of the master's replication
+     * stream its promoted replica lacked at a {@code FAILOVER} ({@code lostInFailover}: writes lost; 0 if none).
      */
     record Played(
             String keyPrefix,
@@ -50,7 +51,8 @@ final class HistoryRunner {
             List<CallRecord> records,
             long began,
             List<String> lingering,
-            List<String> left) {
+            List<String> left,
+            long lostInFailover) {
 
         String key(int key) {
             return keyPrefix + key;
@@ -99,7 +101,7 @@ final class HistoryRunner {
             records.add(sent.get(i).record(answers.get(i)));
         }
         // The last calls' own stray claims (a claim Redis ran after its caller timed out) may outlive them by a lease.
-        return new Played(prefix, answers, records, began, lingering, quiet(prefix));
+        return new Played(prefix, answers, records, began, lingering, quiet(prefix), backend.lostInFailover());
     }
 
     /** Begins {@code fault} {@code fault.at()} ms from now and ends it {@code fault.span()} ms later; none if 0. */

@@ -30,6 +30,9 @@ final class PromiseStatistics {
             Statistics.label("fault over a claim").collect(overlaps(judged, from, to, Window.CLAIM));
             Statistics.label("fault over a renewal").collect(overlaps(judged, from, to, Window.RENEWAL));
             Statistics.label("fault over a completion").collect(overlaps(judged, from, to, Window.COMPLETION));
+            if (fault.kind() == History.Fault.Kind.FAILOVER) {
+                Statistics.label("failover: the promoted replica lacked writes").collect(played.lostInFailover() > 0);
+            }
         }
         Statistics.label("calls overlapping on one key").collect(overlappingCalls(played.records()));
         for (History.Call call : history.calls()) {
