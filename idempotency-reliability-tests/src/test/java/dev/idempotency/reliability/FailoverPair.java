@@ -4,6 +4,10 @@ import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisInfo;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -17,19 +21,25 @@ public final class FailoverPair implements AutoCloseable {
     private static final Duration LINK_TIMEOUT = Duration.ofSeconds(10);
 
     private final FaultProxy app;
+    private final String prefix;
     private Node master;
     private Node replica;
-    private long lostAtLastFailover;
+    private Set<String> lostAtLastFailover = Set.of();
 
-    private FailoverPair(Node master, Node replica) {
+    private FailoverPair(String prefix, Node master, Node replica) {
+        this.prefix = prefix;
         this.master = master;
         this.replica = replica;
         this.app = FaultProxy.start(master.server.host(), master.server.port());
     }
 
-    /** Two fresh servers, the second replicating the first, and the application's proxy to the first. */
-    public static FailoverPair start() {
+    /**
+     * Two fresh servers, the second replicating the first, and the application's proxy to the first; a failover
+     * compares the keys under {@code prefix}.
+     */
+    public static FailoverPair start(String prefix) {
         FailoverPair pair = new FailoverPair(
+                prefix,
                 new Node(RedisServer.builder().start()),
                 new Node(RedisServer.builder().start()));
         pair.attachReplica();
@@ -53,12 +63,15 @@ public final class FailoverPair implements AutoCloseable {
 
     /** Holds back the replication stream: the replica gets none of the master's writes from now on. */
     public synchronized void cut() {
-        lostAtLastFailover = 0;
+        lostAtLastFailover = Set.of();
         master.link.holdReplies(true);
     }
 
-    /** How many bytes of the master's replication stream the replica lacked when it was last promoted. */
-    public synchronized long lostAtLastFailover() {
+    /**
+     * The keys under the pair's prefix that the last failover lost or changed: those whose value on the old master
+     * (with every write it acknowledged to the application) differs from the promoted replica's.
+     */
+    public synchronized Set<String> lostAtLastFailover() {
         return lostAtLastFailover;
     }
 
@@ -68,10 +81,10 @@ public final class FailoverPair implements AutoCloseable {
      * replicated (acknowledged writes lost, unless {@code wait-for-replicas} confirmed them).
      */
     public synchronized void failOver() {
-        app.pause();
-        lostAtLastFailover = offset(master, "master_repl_offset") - offset(replica, "slave_repl_offset");
+        app.pause(); // from here on no reply reaches the application: what it saw acknowledged is on the old master
         replica.admin.call(commands -> commands.replicaofNoOne());
         awaitOrFail(() -> "master".equals(RedisInfo.field(replica.admin.info("replication"), "role")), "promoted");
+        lostAtLastFailover = differences(master, replica);
         app.retarget(replica.server.host(), replica.server.port());
         app.pass();
         Node promoted = replica;
@@ -82,8 +95,19 @@ public final class FailoverPair implements AutoCloseable {
         attachReplica();
     }
 
-    private static long offset(Node node, String field) {
-        return Long.parseLong(RedisInfo.field(node.admin.info("replication"), field));
+    private Set<String> differences(Node old, Node promoted) {
+        Set<String> keys = new TreeSet<>();
+        keys.addAll(old.admin.<List<String>>call(commands -> commands.keys(prefix + "*")));
+        keys.addAll(promoted.admin.<List<String>>call(commands -> commands.keys(prefix + "*")));
+        Set<String> lost = new TreeSet<>();
+        for (String key : keys) {
+            byte[] before = old.admin.call(commands -> commands.dump(key));
+            byte[] after = promoted.admin.call(commands -> commands.dump(key));
+            if (!Arrays.equals(before, after)) {
+                lost.add(key);
+            }
+        }
+        return Set.copyOf(lost);
     }
 
     private void attachReplica() {

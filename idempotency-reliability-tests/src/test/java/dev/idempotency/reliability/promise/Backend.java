@@ -8,6 +8,7 @@ import dev.idempotency.testsupport.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -51,7 +52,7 @@ final class Backend implements AutoCloseable {
 
     /** A master and its replica; the application talks to the master through a proxy that follows a failover. */
     static Backend replicated() {
-        return new Backend(FailoverPair.start());
+        return new Backend(FailoverPair.start("promise:"));
     }
 
     /** Where the application connects: {@code spring.data.redis.*} properties. */
@@ -85,9 +86,9 @@ final class Backend implements AutoCloseable {
         active = null;
     }
 
-    /** Bytes of replication stream the promoted replica lacked at this history's failover (0: none, or no loss). */
-    long lostInFailover() {
-        return pair != null ? pair.lostAtLastFailover() : 0;
+    /** The Redis keys this history's failover lost or changed (none without a failover). */
+    Set<String> lostInFailover() {
+        return pair != null ? pair.lostAtLastFailover() : Set.of();
     }
 
     /** Ends the fault that may still be on (after a failure in the middle of a history). */

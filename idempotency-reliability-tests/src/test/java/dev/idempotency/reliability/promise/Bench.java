@@ -42,6 +42,10 @@ final class Bench implements AutoCloseable {
             replicated.get(),
             "idempotency.redis.wait-for-replicas=1",
             "idempotency.redis.wait-for-replicas-timeout=300ms"));
+    /** The same master without {@code wait-for-replicas}: a failover loses acknowledged writes. */
+    private final Lazy<ConfigurableApplicationContext> mvcFailingOver =
+            new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, replicated.get()));
+
     private final Lazy<EmbeddedKafkaKraftBroker> broker = new Lazy<>(Bench::broker);
     private final Lazy<ConfigurableApplicationContext> kafka = new Lazy<>(() -> PromiseApp.start(
             WebApplicationType.NONE,
@@ -54,14 +58,15 @@ final class Bench implements AutoCloseable {
     private final Lazy<KafkaCaller> kafkaLock = new Lazy<>(() -> kafkaCaller(Guard.LOCK));
 
     /** The outcome of one history: what was played, and the violations of the promise (empty when it held). */
-    record Judged(HistoryRunner.Played played, List<Ledger.Execution> runs, List<String> violations) {}
+    record Judged(
+            HistoryRunner.Played played, List<Ledger.Execution> runs, List<String> violations, FailoverLosses lost) {}
 
     /** Plays {@code history} on entry path {@code path} under {@code guard}, and judges it. */
     Judged play(History history, String path, Guard guard) throws Exception {
-        boolean isReplicated = path.endsWith("-replicated");
+        boolean isReplicated = path.endsWith("-replicated") || path.endsWith("-failover");
         Backend backend = (isReplicated ? replicated : durable).get();
         ConfigurableApplicationContext app = app(path, history);
-        String endpoint = path.replaceAll("-(replicated|two|jdbc)$", "");
+        String endpoint = path.replaceAll("-(replicated|failover|two|jdbc)$", "");
         Caller caller = path.equals("kafka")
                 ? (guard == Guard.LOCK ? kafkaLock : kafkaRequestId).get()
                 : path.endsWith("-two")
@@ -85,20 +90,25 @@ final class Bench implements AutoCloseable {
             runs.forEach(run -> System.out.println("[promise]   ran " + run));
         }
         violations.addAll(PromiseChecker.check(played, ledger.ended(), ledger.running(), guard));
+        FailoverLosses lost =
+                path.endsWith("-failover") ? FailoverLosses.of(app, endpoint, played) : FailoverLosses.NONE;
         violations.addAll(Oracle.judge(
                 contract,
                 played.keyPrefix(),
-                played.records(),
+                lost.judged(played.records()),
                 runs,
                 ledger.lossReports(),
                 history.fault().span() > 0 || history.then().span() > 0));
         backend.clearLeftovers(); // reported above; a history that follows must not inherit them
-        return new Judged(played, runs, violations);
+        return new Judged(played, runs, violations, lost);
     }
 
     private ConfigurableApplicationContext app(String path, History history) {
         if (path.endsWith("-replicated")) {
             return mvcReplicated.get();
+        }
+        if (path.endsWith("-failover")) {
+            return mvcFailingOver.get();
         }
         if (path.endsWith("-two")) {
             return mvcFirstOfTwo.get();
@@ -131,8 +141,16 @@ final class Bench implements AutoCloseable {
     public void close() {
         kafkaRequestId.close(KafkaCaller::close);
         kafkaLock.close(KafkaCaller::close);
-        for (Lazy<ConfigurableApplicationContext> app :
-                List.of(mvc, mvcFirstOfTwo, mvcSecondOfTwo, mvcJdbc, mvcOneThread, webflux, mvcReplicated, kafka)) {
+        for (Lazy<ConfigurableApplicationContext> app : List.of(
+                mvc,
+                mvcFirstOfTwo,
+                mvcSecondOfTwo,
+                mvcJdbc,
+                mvcOneThread,
+                webflux,
+                mvcReplicated,
+                mvcFailingOver,
+                kafka)) {
             app.close(ConfigurableApplicationContext::close);
         }
         broker.close(EmbeddedKafkaKraftBroker::destroy);

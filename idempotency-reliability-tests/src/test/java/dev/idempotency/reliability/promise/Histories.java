@@ -136,6 +136,16 @@ final class Histories {
                 .as(History::new);
     }
 
+    /** Histories that all fail over ({@code FAILOVER} at 0 to 300 ms, promoted 0.1 to 1 s later); the rest as usual. */
+    static Arbitrary<History> failovers() {
+        return Combinators.combine(
+                        calls(ENDINGS),
+                        work(OUTCOMES).list().ofSize(KEYS),
+                        fault(Arbitraries.just(History.Fault.Kind.FAILOVER), 0, 100, 999),
+                        Arbitraries.just(false))
+                .as(History::new);
+    }
+
     /**
      * The lease regime: the work of every key outlasts its 2 s lease (3 to 4.5 s), and every history stops Redis
      * (twice as often) or drops its replies for longer than the lease (2.1 to 2.6 s, from 400 to 700 ms, after the

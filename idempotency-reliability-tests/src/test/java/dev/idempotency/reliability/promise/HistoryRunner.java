@@ -42,8 +42,8 @@ final class HistoryRunner {
     /**
      * The keys of one run, unique to it, everything the clients saw (as answers, and as timed records for the oracle),
      * when the history began ({@link System#nanoTime()}), what Redis still held one lease after the history
-     * ({@code lingering}) and after the last calls ({@code left}), and how many bytes of the master's replication
-     * stream its promoted replica lacked at a {@code FAILOVER} ({@code lostInFailover}: writes lost; 0 if none).
+     * ({@code lingering}) and after the last calls ({@code left}), and the Redis keys a {@code FAILOVER} lost or
+     * changed ({@code lostInFailover}).
      */
     record Played(
             String keyPrefix,
@@ -52,7 +52,7 @@ final class HistoryRunner {
             long began,
             List<String> lingering,
             List<String> left,
-            long lostInFailover) {
+            Set<String> lostInFailover) {
 
         String key(int key) {
             return keyPrefix + key;

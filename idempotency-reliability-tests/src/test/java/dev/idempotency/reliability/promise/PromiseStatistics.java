@@ -31,7 +31,14 @@ final class PromiseStatistics {
             Statistics.label("fault over a renewal").collect(overlaps(judged, from, to, Window.RENEWAL));
             Statistics.label("fault over a completion").collect(overlaps(judged, from, to, Window.COMPLETION));
             if (fault.kind() == History.Fault.Kind.FAILOVER) {
-                Statistics.label("failover: the promoted replica lacked writes").collect(played.lostInFailover() > 0);
+                Statistics.label("failover lost or changed a record")
+                        .collect(!played.lostInFailover().isEmpty());
+                if (path.endsWith("-failover")) { // no wait-for-replicas: what the losses did to the history's keys
+                    Statistics.label("keys lost in the failover")
+                            .collect(judged.lost().keys().size());
+                    Statistics.label("a lost key ran again")
+                            .collect(judged.lost().ranAgain(played, judged.runs()));
+                }
             }
         }
         Statistics.label("calls overlapping on one key").collect(overlappingCalls(played.records()));
