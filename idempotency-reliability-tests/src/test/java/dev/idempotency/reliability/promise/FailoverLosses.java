@@ -32,12 +32,15 @@ record FailoverLosses(Set<Integer> keys) {
         return records.stream().filter(call -> !keys.contains(call.key())).toList();
     }
 
-    /** Whether the work of a lost key ran more than once: what the loss cost. */
+    /** Whether a lost key's work ran again after a run whose answer was kept (ok, 4xx): what the loss cost. */
     boolean ranAgain(HistoryRunner.Played played, List<Ledger.Execution> runs) {
-        return keys.stream()
-                .anyMatch(key -> runs.stream()
-                                .filter(run -> run.key().equals(played.key(key)))
-                                .count()
-                        > 1);
+        return keys.stream().anyMatch(key -> {
+            List<Ledger.Execution> ofKey = runs.stream()
+                    .filter(run -> run.key().equals(played.key(key)))
+                    .toList();
+            return ofKey.stream()
+                    .filter(run -> run.outcome().equals("ok") || run.outcome().equals("4xx"))
+                    .anyMatch(kept -> ofKey.stream().anyMatch(later -> later.start() > kept.start()));
+        });
     }
 }

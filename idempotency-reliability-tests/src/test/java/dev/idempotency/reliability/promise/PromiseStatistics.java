@@ -36,7 +36,7 @@ final class PromiseStatistics {
                 if (path.endsWith("-failover")) { // no wait-for-replicas: what the losses did to the history's keys
                     Statistics.label("keys lost in the failover")
                             .collect(judged.lost().keys().size());
-                    Statistics.label("a lost key ran again")
+                    Statistics.label("a lost key ran again after a kept run")
                             .collect(judged.lost().ranAgain(played, judged.runs()));
                 }
             }
