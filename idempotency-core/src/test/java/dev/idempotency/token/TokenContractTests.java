@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idempotency.IdempotencyContext;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
@@ -86,6 +87,34 @@ class TokenContractTests extends StoreContract {
             Thread.sleep(20);
         }
         assertThatThrownBy(() -> tokens.consume("alice", "submit", token)).isInstanceOf(InvalidTokenException.class);
+    }
+
+    @Test
+    void aSubmitThatMeetsItsTokenStillBeingGivenBackIsToldToRetryNotThatItWasUsed() {
+        RestoresHeldBack store = new RestoresHeldBack(tokenStore());
+        TokenExecutor held = new TokenStrategy(store, keys);
+        String token = held.issue("alice", "submit", TTL).token();
+        assertThatThrownBy(() -> held.execute("alice", "submit", token, () -> {
+                    throw new IllegalStateException("work failed");
+                }))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> held.consume("alice", "submit", token))
+                .as("the failed submit's give-back cannot reach the store yet: the token comes back, so not token-used")
+                .isInstanceOf(IdempotencyStoreUnavailableException.class);
+        store.letRestoresThrough();
+        assertThat(Race.await(Duration.ofSeconds(10), 20, () -> consumes(held, token)))
+                .as("once the give-back lands, the next submit uses the token")
+                .isTrue();
+        assertThatThrownBy(() -> held.consume("alice", "submit", token)).isInstanceOf(TokenAlreadyUsedException.class);
+    }
+
+    private static boolean consumes(TokenExecutor executor, String token) {
+        try {
+            executor.consume("alice", "submit", token);
+            return true;
+        } catch (IdempotencyStoreUnavailableException stillGivingBack) {
+            return false;
+        }
     }
 
     @Test

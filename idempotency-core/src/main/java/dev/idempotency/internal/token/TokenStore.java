@@ -73,8 +73,13 @@ public interface TokenStore {
      * {@link #GIVE_BACK_DEADLINE}. Never completes exceptionally.
      */
     default CompletableFuture<Void> giveBack(String key, String mark) {
+        return giveBack(key, mark, () -> {});
+    }
+
+    /** {@link #giveBack(String, String)}, running {@code settled} once the token is back or the retries gave up. */
+    default CompletableFuture<Void> giveBack(String key, String mark, Runnable settled) {
         return GiveBack.attempt(
-                this, key, mark, System.nanoTime() + GIVE_BACK_DEADLINE.toNanos(), GiveBack.FIRST_RETRY);
+                this, key, mark, System.nanoTime() + GIVE_BACK_DEADLINE.toNanos(), GiveBack.FIRST_RETRY, settled);
     }
 
     /** The retries of {@link #giveBack}, the same for every store. */
@@ -87,17 +92,19 @@ public interface TokenStore {
         private GiveBack() {}
 
         private static CompletableFuture<Void> attempt(
-                TokenStore store, String key, String mark, long deadline, Duration retryAfter) {
+                TokenStore store, String key, String mark, long deadline, Duration retryAfter, Runnable settled) {
             return store.restore(key, mark).handle((restored, failure) -> {
                 if (failure == null) {
+                    settled.run();
                     return null;
                 }
                 if (System.nanoTime() - deadline < 0) {
                     Executor later = CompletableFuture.delayedExecutor(retryAfter.toMillis(), TimeUnit.MILLISECONDS);
                     Duration next = retryAfter.multipliedBy(2);
                     Duration capped = next.compareTo(LAST_RETRY) < 0 ? next : LAST_RETRY;
-                    later.execute(() -> attempt(store, key, mark, deadline, capped));
+                    later.execute(() -> attempt(store, key, mark, deadline, capped, settled));
                 } else {
+                    settled.run();
                     log.warn(
                             "Could not give a token back; it stays used: {}",
                             Futures.unwrap(failure).getMessage());

@@ -1,6 +1,7 @@
 package dev.idempotency.internal.token;
 
 import dev.idempotency.CheckedSupplier;
+import dev.idempotency.IdempotencyStoreUnavailableException;
 import dev.idempotency.InvalidTokenException;
 import dev.idempotency.Strategy;
 import dev.idempotency.TokenAlreadyUsedException;
@@ -39,8 +40,12 @@ import org.springframework.util.Assert;
 public final class TokenStrategy implements TokenExecutor {
 
     private static final int TOKEN_BYTES = 24;
+    /** Suggested to a submit that met its token still being given back: the store is retried within a second. */
+    private static final Duration RETRY_WHILE_GIVEN_BACK = Duration.ofSeconds(1);
+
     private final TokenStore store;
     private final RedisKeys keys;
+    private final TokensGivenBack givenBack = new TokensGivenBack();
     /**
      * DRBG: seeded once from the platform, then generated in memory. The platform default on Linux reads
      * /dev/urandom for every token, a file read that must not happen on the event loops reactive callers issue on.
@@ -143,19 +148,26 @@ public final class TokenStrategy implements TokenExecutor {
     private CompletableFuture<Admission> admit(TokenStore on, String key) {
         String mark = TokenStore.newMark();
         return consume(on, key, mark)
-                .thenApply(consumed -> new Admission.Proceed(new ConsumedToken(() -> store.giveBack(key, mark))));
+                .thenApply(consumed ->
+                        new Admission.Proceed(new ConsumedToken(() -> givenBack.giveBack(store, key, mark))));
     }
 
     private CompletableFuture<Void> consume(TokenStore on, String key, String mark) {
         return on.consume(key, mark)
                 .whenComplete((use, failure) -> {
                     if (failure != null) {
-                        store.giveBack(key, mark);
+                        givenBack.giveBack(store, key, mark);
                     }
                 })
                 .thenApply(use -> switch (use) {
                     case CONSUMED -> null;
-                    case USED_BEFORE -> throw new TokenAlreadyUsedException("The token was used already");
+                    case USED_BEFORE ->
+                        throw givenBack.isUnderWay(key)
+                                ? new IdempotencyStoreUnavailableException(
+                                        "The token's earlier submit failed here and its token is being given back; retry"
+                                                + " shortly",
+                                        RETRY_WHILE_GIVEN_BACK)
+                                : new TokenAlreadyUsedException("The token was used already");
                     case UNKNOWN -> throw new InvalidTokenException("The token is unknown or expired");
                 });
     }
