@@ -3,6 +3,7 @@ package dev.idempotency.reliability.promise;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +27,9 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.KafkaHeaders;
 
 /**
- * The producers of the Kafka entry path: each call is a record with the key (and the call's id as its correlation
- * id), on a partition of its own choosing, so that duplicates meet on different consumers. A producer cannot go away
- * early, so every ending is a send. What a client saw is the listener's reply, read from the reply topic once the
+ * The producers of the Kafka entry path: each call is a record with the key (its token under {@code TOKEN}, one per
+ * key, issued before the history) and the call's id as its correlation id, on a partition of its own choosing, so
+ * that duplicates meet on different consumers. A producer cannot go away early, so every ending is a send. What a client saw is the listener's reply, read from the reply topic once the
  * listeners are done.
  */
 final class KafkaCaller implements Caller, AutoCloseable {
@@ -41,12 +42,15 @@ final class KafkaCaller implements Caller, AutoCloseable {
     private final KafkaProducer<String, String> producer;
     private final KafkaConsumer<String, String> replies;
     private final Admin admin;
+    private final TokenSupply tokens;
     private final List<TopicPartition> replyPartitions = partitions(KafkaPaths.REPLIES);
 
-    KafkaCaller(String bootstrap, Guard guard, KafkaTemplate<?, ?> replier) {
+    /** @param tokens issues the tokens of the {@code TOKEN} listener's records */
+    KafkaCaller(String bootstrap, Guard guard, KafkaTemplate<?, ?> replier, TokenSupply tokens) {
         this.guard = guard;
-        this.topic = guard == Guard.LOCK ? KafkaPaths.LOCK : KafkaPaths.REQUEST_ID;
+        this.topic = KafkaPaths.topic(guard);
         this.replier = replier;
+        this.tokens = tokens;
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
@@ -59,6 +63,13 @@ final class KafkaCaller implements Caller, AutoCloseable {
         replies.seekToEnd(replyPartitions);
         replyPartitions.forEach(replies::position); // fixes the start now: earlier histories' replies are not ours
         this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+    }
+
+    @Override
+    public void prepare(Collection<String> keys) {
+        if (guard == Guard.TOKEN) {
+            tokens.prepare(keys);
+        }
     }
 
     @Override
@@ -78,8 +89,9 @@ final class KafkaCaller implements Caller, AutoCloseable {
                 new ProducerRecord<>(topic, Math.floorMod(spread, KafkaPaths.PARTITIONS), key, HttpCaller.json(job));
         record.headers().add(KafkaPaths.CALL, id.getBytes(StandardCharsets.UTF_8));
         record.headers().add(KafkaHeaders.CORRELATION_ID, id.getBytes(StandardCharsets.UTF_8));
-        if (guard == Guard.REQUEST_ID) {
-            record.headers().add("Idempotency-Key", key.getBytes(StandardCharsets.UTF_8));
+        if (guard != Guard.LOCK) { // the token travels where a key would
+            String keyOrToken = guard == Guard.TOKEN ? tokens.of(key) : key;
+            record.headers().add("Idempotency-Key", keyOrToken.getBytes(StandardCharsets.UTF_8));
         }
         producer.send(record).get(10, TimeUnit.SECONDS);
     }
