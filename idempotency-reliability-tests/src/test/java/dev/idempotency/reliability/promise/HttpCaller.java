@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The HTTP clients of one entry path and strategy: each call waits, times out, disconnects (RST) or sends another
  * payload, as the history says. Under {@code TOKEN}, each key is one token, fetched from the token endpoint before
- * its first call ({@link TokenSupply}). With two application instances on the same Redis, a call goes to the instance its send time picks
- * (even or odd ms, so that it shrinks to the first), and each attempt of a last call to the next instance.
+ * its first call ({@link TokenSupply}). With two application instances on the same Redis, a call goes to the instance
+ * its send time picks (even or odd ms, so that it shrinks to the first), and each attempt of a last call to the next
+ * instance.
  */
 final class HttpCaller implements Caller {
 

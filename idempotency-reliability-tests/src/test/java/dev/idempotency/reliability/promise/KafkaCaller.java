@@ -29,8 +29,8 @@ import org.springframework.kafka.support.KafkaHeaders;
 /**
  * The producers of the Kafka entry path: each call is a record with the key (its token under {@code TOKEN}, one per
  * key, issued before the history) and the call's id as its correlation id, on a partition of its own choosing, so
- * that duplicates meet on different consumers. A producer cannot go away early, so every ending is a send. What a client saw is the listener's reply, read from the reply topic once the
- * listeners are done.
+ * that duplicates meet on different consumers. A producer cannot go away early, so every ending is a send. What a
+ * client saw is the listener's reply, read from the reply topic once the listeners are done.
  */
 final class KafkaCaller implements Caller, AutoCloseable {
 

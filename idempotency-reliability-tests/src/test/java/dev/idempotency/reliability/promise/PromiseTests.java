@@ -204,8 +204,9 @@ class PromiseTests {
     }
 
     /**
-     * {@code TOKEN} outside HTTP handlers: a protected bean method (its token an argument) and a {@code CompletionStage}
-     * one, and a Kafka record (its token in the key header). One property, the path drawn, to fit CI's budget.
+     * {@code TOKEN} outside HTTP handlers: a protected bean method (its token an argument), one returning a
+     * {@code CompletionStage}, and a Kafka record (its token in the key header). One property, the path drawn, to fit
+     * CI's budget.
      */
     @Provide
     Arbitrary<String> tokenElsewhere() {

@@ -9,8 +9,8 @@ import java.util.Objects;
  * The rules of one Kafka record: it runs once (earlier deliveries may only have failed, and were redelivered), or,
  * under {@code REQUEST_ID}, it is skipped as a duplicate and replied to with the kept answer, or dropped as a mismatch
  * because a run with another payload held the key when it came (kept or not: the contract answers another payload
- * with 422 whatever the first call's fate, and no redelivery can fix a mismatch). A reply is always its own run's answer or the kept
- * one. Under {@code TOKEN} a record runs once, or is refused (recovered at once, without a reply: no redelivery can
+ * with 422 whatever the first call's fate, and no redelivery can fix a mismatch). A reply is always its own run's
+ * answer or the kept one. Under {@code TOKEN} a record runs once, or is refused (recovered at once, without a reply: no redelivery can
  * fix it) because another record used its token: one whose run used it up, or that ran when this one was sent (a run
  * that fails gives the token back, so a record sent after that must run), or, under a fault, any other that ran (a
  * give-back that cannot reach Redis is retried for a while); its reply is only ever its own run's answer. Its offset
