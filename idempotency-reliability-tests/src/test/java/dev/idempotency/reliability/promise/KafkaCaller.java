@@ -8,14 +8,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,9 +36,9 @@ final class KafkaCaller implements Caller, AutoCloseable {
     private final KafkaTemplate<?, ?> replier;
     private final KafkaProducer<String, String> producer;
     private final KafkaConsumer<String, String> replies;
-    private final Admin admin;
+    private final KafkaOffsets offsets;
     private final TokenSupply tokens;
-    private final List<TopicPartition> replyPartitions = partitions(KafkaPaths.REPLIES);
+    private final List<TopicPartition> replyPartitions = KafkaOffsets.partitions(KafkaPaths.REPLIES);
 
     /** @param tokens issues the tokens of the {@code TOKEN} listener's records */
     KafkaCaller(String bootstrap, Guard guard, KafkaTemplate<?, ?> replier, TokenSupply tokens) {
@@ -62,7 +57,7 @@ final class KafkaCaller implements Caller, AutoCloseable {
         replies.assign(replyPartitions);
         replies.seekToEnd(replyPartitions);
         replyPartitions.forEach(replies::position); // fixes the start now: earlier histories' replies are not ours
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        this.offsets = new KafkaOffsets(bootstrap);
     }
 
     @Override
@@ -100,7 +95,7 @@ final class KafkaCaller implements Caller, AutoCloseable {
     @Override
     public void drain() throws Exception {
         long deadline = System.nanoTime() + DRAIN_DEADLINE.toNanos();
-        while (!consumedEverything()) {
+        while (!offsets.committedEverything(topic)) {
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException(
                         "the listeners of " + topic + " did not consume every record within " + DRAIN_DEADLINE);
@@ -110,22 +105,12 @@ final class KafkaCaller implements Caller, AutoCloseable {
         replier.flush();
     }
 
-    private boolean consumedEverything() throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(topic)
-                .partitionsToOffsetAndMetadata()
-                .get(10, TimeUnit.SECONDS);
-        return ends(partitions(topic)).entrySet().stream().allMatch(end -> {
-            OffsetAndMetadata offset = committed.get(end.getKey());
-            return end.getValue() == (offset == null ? 0 : offset.offset());
-        });
-    }
-
     /** The answers, with the reply of each call that got one. */
     @Override
     public List<Answer> seen(List<Answer> answers) {
         Map<String, String> byCall = new HashMap<>();
         try {
-            Map<TopicPartition, Long> ends = ends(replyPartitions);
+            Map<TopicPartition, Long> ends = offsets.ends(replyPartitions);
             long deadline = System.nanoTime() + DRAIN_DEADLINE.toNanos();
             while (ends.entrySet().stream().anyMatch(end -> replies.position(end.getKey()) < end.getValue())
                     && System.nanoTime() - deadline < 0) {
@@ -150,27 +135,10 @@ final class KafkaCaller implements Caller, AutoCloseable {
         return seen;
     }
 
-    private Map<TopicPartition, Long> ends(List<TopicPartition> partitions) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        Map<TopicPartition, Long> ends = new HashMap<>();
-        admin.listOffsets(latest)
-                .all()
-                .get(10, TimeUnit.SECONDS)
-                .forEach((partition, info) -> ends.put(partition, info.offset()));
-        return ends;
-    }
-
-    private static List<TopicPartition> partitions(String topic) {
-        return IntStream.range(0, KafkaPaths.PARTITIONS)
-                .mapToObj(partition -> new TopicPartition(topic, partition))
-                .toList();
-    }
-
     @Override
     public void close() {
         producer.close();
         replies.close();
-        admin.close();
+        offsets.close();
     }
 }
