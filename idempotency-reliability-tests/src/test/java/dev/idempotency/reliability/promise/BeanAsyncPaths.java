@@ -35,6 +35,12 @@ public class BeanAsyncPaths {
         return stage(request, () -> bean.futureLock(key, job));
     }
 
+    @PostMapping("/p/bean-future/token/{key}")
+    public ResponseEntity<String> futureToken(
+            @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
+        return stage(request, () -> bean.futureToken(ServletPaths.token(request), key, job));
+    }
+
     @PostMapping("/p/bean-flux/lock/{key}")
     public ResponseEntity<String> fluxLock(@PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
         return joined(request, bean.fluxLock(key, job));

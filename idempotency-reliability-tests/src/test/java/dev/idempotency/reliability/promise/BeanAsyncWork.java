@@ -12,10 +12,10 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Protected bean methods whose value comes later: a {@code CompletionStage} ({@code bean-future}) and a {@code Flux}
- * ({@code bean-flux}, under {@code LOCK} only: {@code REQUEST_ID} on a bean {@code Flux} stops startup, a stream
- * cannot be replayed; the answer comes in two halves). As in {@link BeanWork}, a
- * {@code 5xx} ends as an exception; the call's id travels beside the arguments (a thread-local for the stage, the
+ * Protected bean methods whose value comes later: a {@code CompletionStage} ({@code bean-future}, under each strategy)
+ * and a {@code Flux} ({@code bean-flux}, under {@code LOCK} only: {@code REQUEST_ID} on a bean {@code Flux} stops
+ * startup, a stream cannot be replayed; the answer comes in two halves). As in {@link BeanWork}, a {@code 5xx} ends as
+ * an exception; the call's id travels beside the arguments (a thread-local for the stage, the
  * subscriber's context, under {@link #CALL}, for the flux), never in the payload.
  */
 @Service
@@ -37,6 +37,12 @@ public class BeanAsyncWork {
 
     @Idempotent(strategy = Strategy.LOCK, key = "#key")
     public CompletionStage<String> futureLock(String key, Job job) {
+        return future(key, job);
+    }
+
+    /** The token is an argument, as in {@link BeanWork#token}. */
+    @Idempotent(strategy = Strategy.TOKEN, key = "#token", operation = ServletPaths.TOKEN_GROUP)
+    public CompletionStage<String> futureToken(String token, String key, Job job) {
         return future(key, job);
     }
 

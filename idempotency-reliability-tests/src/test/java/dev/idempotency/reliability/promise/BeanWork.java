@@ -7,7 +7,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Service;
 
 /**
- * Protected bean methods, outside HTTP: the key comes from the arguments, a duplicate gets the stored value. The
+ * Protected bean methods, outside HTTP: the key (or the token) comes from the arguments, a duplicate gets the stored
+ * value ({@code REQUEST_ID}), 409 {@code lock-busy} or {@code token-used} from the starter's problem handler. The
  * caller's id travels beside the arguments (in a thread-local) so that it is not part of the payload.
  */
 @Service
@@ -32,6 +33,15 @@ public class BeanWork {
 
     @Idempotent(strategy = Strategy.LOCK, key = "#key")
     public String lock(String key, Job job) {
+        return run(key, job);
+    }
+
+    /**
+     * Outside HTTP the token is an argument ({@code key = "#token"}); it is one of the handlers' group, so that the
+     * caller fetches it from the token endpoint as for them. {@code key} is the history's key, for the ledger.
+     */
+    @Idempotent(strategy = Strategy.TOKEN, key = "#token", operation = ServletPaths.TOKEN_GROUP)
+    public String token(String token, String key, Job job) {
         return run(key, job);
     }
 

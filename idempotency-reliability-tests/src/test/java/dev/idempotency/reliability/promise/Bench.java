@@ -2,7 +2,9 @@ package dev.idempotency.reliability.promise;
 
 import dev.idempotency.reliability.promise.oracle.Oracle;
 import dev.idempotency.reliability.promise.oracle.PathContract;
+import dev.idempotency.token.TokenExecutor;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.WebApplicationType;
@@ -54,8 +56,8 @@ final class Bench implements AutoCloseable {
             "spring.kafka.bootstrap-servers=" + broker.get().getBrokersAsString(),
             "spring.kafka.consumer.auto-offset-reset=earliest",
             "idempotency.kafka.in-progress-retry-interval=100ms"));
-    private final Lazy<KafkaCaller> kafkaRequestId = new Lazy<>(() -> kafkaCaller(Guard.REQUEST_ID));
-    private final Lazy<KafkaCaller> kafkaLock = new Lazy<>(() -> kafkaCaller(Guard.LOCK));
+    /** The producers of each strategy's listener, made on first use. */
+    private final Map<Guard, KafkaCaller> kafkaCallers = new EnumMap<>(Guard.class);
 
     /** The outcome of one history: what was played, and the violations of the promise (empty when it held). */
     record Judged(
@@ -68,7 +70,7 @@ final class Bench implements AutoCloseable {
         ConfigurableApplicationContext app = app(path, history);
         String endpoint = path.replaceAll("-(replicated|failover|two|jdbc)$", "");
         Caller caller = path.equals("kafka")
-                ? (guard == Guard.LOCK ? kafkaLock : kafkaRequestId).get()
+                ? kafkaCallers.computeIfAbsent(guard, this::kafkaCaller)
                 : path.endsWith("-two")
                         ? new HttpCaller(endpoint, guard, PromiseApp.port(app), PromiseApp.port(mvcSecondOfTwo.get()))
                         : new HttpCaller(endpoint, guard, PromiseApp.port(app));
@@ -127,20 +129,23 @@ final class Bench implements AutoCloseable {
 
     private static EmbeddedKafkaKraftBroker broker() {
         EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(
-                1, KafkaPaths.PARTITIONS, KafkaPaths.REQUEST_ID, KafkaPaths.LOCK, KafkaPaths.REPLIES);
+                1, KafkaPaths.PARTITIONS, KafkaPaths.REQUEST_ID, KafkaPaths.LOCK, KafkaPaths.TOKEN, KafkaPaths.REPLIES);
         broker.afterPropertiesSet();
         return broker;
     }
 
     private KafkaCaller kafkaCaller(Guard guard) {
         return new KafkaCaller(
-                broker.get().getBrokersAsString(), guard, kafka.get().getBean(KafkaTemplate.class));
+                broker.get().getBrokersAsString(),
+                guard,
+                kafka.get().getBean(KafkaTemplate.class),
+                TokenSupply.of(kafka.get().getBean(TokenExecutor.class), KafkaPaths.TOKEN));
     }
 
     @Override
     public void close() {
-        kafkaRequestId.close(KafkaCaller::close);
-        kafkaLock.close(KafkaCaller::close);
+        kafkaCallers.values().forEach(KafkaCaller::close);
+        kafkaCallers.clear();
         for (Lazy<ConfigurableApplicationContext> app : List.of(
                 mvc,
                 mvcFirstOfTwo,

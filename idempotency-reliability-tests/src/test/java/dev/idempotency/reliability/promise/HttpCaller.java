@@ -11,15 +11,16 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HTTP clients of one entry path and strategy: each call waits, times out, disconnects (RST) or sends another
  * payload, as the history says. Under {@code TOKEN}, each key is one token, fetched from the token endpoint before
- * its first call. With two application instances on the same Redis, a call goes to the instance its send time picks
- * (even or odd ms, so that it shrinks to the first), and each attempt of a last call to the next instance.
+ * its first call ({@link TokenSupply}). With two application instances on the same Redis, a call goes to the instance
+ * its send time picks (even or odd ms, so that it shrinks to the first), and each attempt of a last call to the next
+ * instance.
  */
 final class HttpCaller implements Caller {
 
@@ -29,7 +30,7 @@ final class HttpCaller implements Caller {
 
     private final HttpClient client =
             HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final Map<String, String> tokens = new ConcurrentHashMap<>();
+    private final TokenSupply tokens = new TokenSupply(this::issue);
     private final int[] ports;
     private final String path;
     private final Guard guard;
@@ -44,7 +45,7 @@ final class HttpCaller implements Caller {
     @Override
     public void prepare(Collection<String> keys) {
         if (guard == Guard.TOKEN) {
-            keys.forEach(this::token);
+            tokens.prepare(keys);
         }
     }
 
@@ -125,41 +126,28 @@ final class HttpCaller implements Caller {
     private Map<String, String> headers(String key, String id) {
         return switch (guard) {
             case REQUEST_ID -> Map.of("Content-Type", "application/json", "X-Call", id, "Idempotency-Key", key);
-            case TOKEN -> Map.of("Content-Type", "application/json", "X-Call", id, "Idempotency-Token", token(key));
+            case TOKEN -> Map.of("Content-Type", "application/json", "X-Call", id, "Idempotency-Token", tokens.of(key));
             case LOCK -> Map.of("Content-Type", "application/json", "X-Call", id);
         };
     }
 
-    /**
-     * The token of {@code key}, fetched once from the token endpoint; a 503 (the application's Redis connection is
-     * still coming back from the previous history's fault) is retried, as its client would, within a bound.
-     */
-    private String token(String key) {
-        return tokens.computeIfAbsent(key, unused -> {
-            long deadline = System.nanoTime() + PATIENCE.toNanos();
-            try {
-                while (true) {
-                    HttpResponse<String> issued = client.send(
-                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[0]
-                                            + "/idempotency/tokens?operation=" + ServletPaths.TOKEN_GROUP))
-                                    .timeout(PATIENCE)
-                                    .POST(HttpRequest.BodyPublishers.noBody())
-                                    .build(),
-                            HttpResponse.BodyHandlers.ofString());
-                    Matcher token = TOKEN.matcher(issued.body());
-                    if (issued.statusCode() == 201 && token.find()) {
-                        return token.group(1);
-                    }
-                    if (issued.statusCode() != 503 || System.nanoTime() - deadline > 0) {
-                        throw new IllegalStateException(
-                                "no token for " + key + ": " + issued.statusCode() + " " + issued.body());
-                    }
-                    Thread.sleep(100); // the client's back-off
-                }
-            } catch (IOException | InterruptedException ex) {
-                throw new IllegalStateException("no token for " + key, ex);
-            }
-        });
+    /** A token from the token endpoint: {@code null} on a 503 (Redis still coming back from a fault). */
+    private @Nullable String issue() throws IOException, InterruptedException {
+        HttpResponse<String> issued = client.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[0] + "/idempotency/tokens?operation="
+                                + ServletPaths.TOKEN_GROUP))
+                        .timeout(PATIENCE)
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher token = TOKEN.matcher(issued.body());
+        if (issued.statusCode() == 201 && token.find()) {
+            return token.group(1);
+        }
+        if (issued.statusCode() == 503) {
+            return null;
+        }
+        throw new IllegalStateException("no token: " + issued.statusCode() + " " + issued.body());
     }
 
     private String target(String key) {

@@ -3,18 +3,14 @@ package dev.idempotency.reliability.promise;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,10 +22,10 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.KafkaHeaders;
 
 /**
- * The producers of the Kafka entry path: each call is a record with the key (and the call's id as its correlation
- * id), on a partition of its own choosing, so that duplicates meet on different consumers. A producer cannot go away
- * early, so every ending is a send. What a client saw is the listener's reply, read from the reply topic once the
- * listeners are done.
+ * The producers of the Kafka entry path: each call is a record with the key (its token under {@code TOKEN}, one per
+ * key, issued before the history) and the call's id as its correlation id, on a partition of its own choosing, so
+ * that duplicates meet on different consumers. A producer cannot go away early, so every ending is a send. What a
+ * client saw is the listener's reply, read from the reply topic once the listeners are done.
  */
 final class KafkaCaller implements Caller, AutoCloseable {
 
@@ -40,13 +36,16 @@ final class KafkaCaller implements Caller, AutoCloseable {
     private final KafkaTemplate<?, ?> replier;
     private final KafkaProducer<String, String> producer;
     private final KafkaConsumer<String, String> replies;
-    private final Admin admin;
-    private final List<TopicPartition> replyPartitions = partitions(KafkaPaths.REPLIES);
+    private final KafkaOffsets offsets;
+    private final TokenSupply tokens;
+    private final List<TopicPartition> replyPartitions = KafkaOffsets.partitions(KafkaPaths.REPLIES);
 
-    KafkaCaller(String bootstrap, Guard guard, KafkaTemplate<?, ?> replier) {
+    /** @param tokens issues the tokens of the {@code TOKEN} listener's records */
+    KafkaCaller(String bootstrap, Guard guard, KafkaTemplate<?, ?> replier, TokenSupply tokens) {
         this.guard = guard;
-        this.topic = guard == Guard.LOCK ? KafkaPaths.LOCK : KafkaPaths.REQUEST_ID;
+        this.topic = KafkaPaths.topic(guard);
         this.replier = replier;
+        this.tokens = tokens;
         this.producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
@@ -58,7 +57,14 @@ final class KafkaCaller implements Caller, AutoCloseable {
         replies.assign(replyPartitions);
         replies.seekToEnd(replyPartitions);
         replyPartitions.forEach(replies::position); // fixes the start now: earlier histories' replies are not ours
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+        this.offsets = new KafkaOffsets(bootstrap);
+    }
+
+    @Override
+    public void prepare(Collection<String> keys) {
+        if (guard == Guard.TOKEN) {
+            tokens.prepare(keys);
+        }
     }
 
     @Override
@@ -78,8 +84,9 @@ final class KafkaCaller implements Caller, AutoCloseable {
                 new ProducerRecord<>(topic, Math.floorMod(spread, KafkaPaths.PARTITIONS), key, HttpCaller.json(job));
         record.headers().add(KafkaPaths.CALL, id.getBytes(StandardCharsets.UTF_8));
         record.headers().add(KafkaHeaders.CORRELATION_ID, id.getBytes(StandardCharsets.UTF_8));
-        if (guard == Guard.REQUEST_ID) {
-            record.headers().add("Idempotency-Key", key.getBytes(StandardCharsets.UTF_8));
+        if (guard != Guard.LOCK) { // the token travels where a key would
+            String keyOrToken = guard == Guard.TOKEN ? tokens.of(key) : key;
+            record.headers().add("Idempotency-Key", keyOrToken.getBytes(StandardCharsets.UTF_8));
         }
         producer.send(record).get(10, TimeUnit.SECONDS);
     }
@@ -88,7 +95,7 @@ final class KafkaCaller implements Caller, AutoCloseable {
     @Override
     public void drain() throws Exception {
         long deadline = System.nanoTime() + DRAIN_DEADLINE.toNanos();
-        while (!consumedEverything()) {
+        while (!offsets.committedEverything(topic)) {
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException(
                         "the listeners of " + topic + " did not consume every record within " + DRAIN_DEADLINE);
@@ -98,22 +105,12 @@ final class KafkaCaller implements Caller, AutoCloseable {
         replier.flush();
     }
 
-    private boolean consumedEverything() throws Exception {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(topic)
-                .partitionsToOffsetAndMetadata()
-                .get(10, TimeUnit.SECONDS);
-        return ends(partitions(topic)).entrySet().stream().allMatch(end -> {
-            OffsetAndMetadata offset = committed.get(end.getKey());
-            return end.getValue() == (offset == null ? 0 : offset.offset());
-        });
-    }
-
     /** The answers, with the reply of each call that got one. */
     @Override
     public List<Answer> seen(List<Answer> answers) {
         Map<String, String> byCall = new HashMap<>();
         try {
-            Map<TopicPartition, Long> ends = ends(replyPartitions);
+            Map<TopicPartition, Long> ends = offsets.ends(replyPartitions);
             long deadline = System.nanoTime() + DRAIN_DEADLINE.toNanos();
             while (ends.entrySet().stream().anyMatch(end -> replies.position(end.getKey()) < end.getValue())
                     && System.nanoTime() - deadline < 0) {
@@ -138,27 +135,10 @@ final class KafkaCaller implements Caller, AutoCloseable {
         return seen;
     }
 
-    private Map<TopicPartition, Long> ends(List<TopicPartition> partitions) throws Exception {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(partition -> latest.put(partition, OffsetSpec.latest()));
-        Map<TopicPartition, Long> ends = new HashMap<>();
-        admin.listOffsets(latest)
-                .all()
-                .get(10, TimeUnit.SECONDS)
-                .forEach((partition, info) -> ends.put(partition, info.offset()));
-        return ends;
-    }
-
-    private static List<TopicPartition> partitions(String topic) {
-        return IntStream.range(0, KafkaPaths.PARTITIONS)
-                .mapToObj(partition -> new TopicPartition(topic, partition))
-                .toList();
-    }
-
     @Override
     public void close() {
         producer.close();
         replies.close();
-        admin.close();
+        offsets.close();
     }
 }

@@ -56,7 +56,7 @@ final class PromiseChecker {
     /**
      * The last call of a key: answered, not busy, and a token used up only by a kept submit. A record gets no answer
      * but its reply: it must run or get the replay, unless the kept execution had another payload (no redelivery can
-     * fix a mismatch, so the record is dropped).
+     * fix a mismatch, so the record is dropped); under {@code TOKEN} it must run unless a kept run used the token up.
      */
     private static void settled(
             Answer answer, List<Ledger.Execution> ofKey, Set<String> executed, Guard guard, List<String> violations) {
@@ -65,9 +65,10 @@ final class PromiseChecker {
                 .findFirst()
                 .orElse(null);
         boolean tokenGone = "token-used".equals(answer.problem()) && kept == null;
+        // A record whose token a kept run used up is refused without a reply, as a used token must be.
         boolean unanswered = answer.status() == Answer.NONE
                 && !executed.contains(answer.call())
-                && (kept == null || kept.answer().endsWith("tag=main"));
+                && (kept == null || (guard != Guard.TOKEN && kept.answer().endsWith("tag=main")));
         if (answer.isBusy() || answer.status() == 503 || tokenGone) {
             violations.add("liveness: key k" + answer.key() + " never settled, its last call got " + answer.status()
                     + " " + answer.problem());

@@ -203,6 +203,21 @@ class PromiseTests {
         promiseHolds(path, Guard.LOCK, history);
     }
 
+    /**
+     * {@code TOKEN} outside HTTP handlers: a protected bean method (its token an argument), one returning a
+     * {@code CompletionStage}, and a Kafka record (its token in the key header). One property, the path drawn, to fit
+     * CI's budget.
+     */
+    @Provide
+    Arbitrary<String> tokenElsewhere() {
+        return Arbitraries.of("bean", "bean-future", "kafka");
+    }
+
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void beanOrKafkaToken(@ForAll("servlet") History history, @ForAll("tokenElsewhere") String path) throws Exception {
+        promiseHolds(path, Guard.TOKEN, history);
+    }
+
     @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
     void webfluxPlainToken(@ForAll("durable") History history) throws Exception {
         promiseHolds("webflux-plain", Guard.TOKEN, history);

@@ -13,7 +13,7 @@ import org.springframework.web.context.request.async.DeferredResult;
 
 /**
  * The Spring MVC entry paths: a plain handler, a {@code CompletableFuture}, a {@code DeferredResult} (each with
- * {@code REQUEST_ID}, {@code TOKEN} and {@code LOCK}), a bean ({@code REQUEST_ID} and {@code LOCK}).
+ * {@code REQUEST_ID}, {@code TOKEN} and {@code LOCK}), a bean (the same).
  */
 @RestController
 public class ServletPaths {
@@ -99,6 +99,13 @@ public class ServletPaths {
         return ResponseEntity.ok(BeanWork.onBehalfOf(call(request), () -> bean.lock(key, job)));
     }
 
+    /** The token travels as for the handlers, in its header, and is handed to the bean as an argument. */
+    @PostMapping("/p/bean/token/{key}")
+    public ResponseEntity<String> beanToken(
+            @PathVariable String key, @RequestBody Job job, HttpServletRequest request) {
+        return ResponseEntity.ok(BeanWork.onBehalfOf(call(request), () -> bean.token(token(request), key, job)));
+    }
+
     private static DeferredResult<ResponseEntity<String>> deferred(CompletableFuture<ResponseEntity<String>> later) {
         // Longer than any work here: Spring MVC cannot see a DeferredResult set after its async timeout (README).
         DeferredResult<ResponseEntity<String>> result = new DeferredResult<>(10_000L);
@@ -118,5 +125,10 @@ public class ServletPaths {
 
     static String key(HttpServletRequest request) {
         return String.valueOf(request.getHeader("Idempotency-Key"));
+    }
+
+    /** The token a caller sent to an unprotected endpoint whose bean consumes it. */
+    static String token(HttpServletRequest request) {
+        return String.valueOf(request.getHeader("Idempotency-Token"));
     }
 }

@@ -125,6 +125,18 @@ final class KeyModel {
     }
 
     /**
+     * Under {@code TOKEN}, another call's run may have used {@code call}'s token when it came: that run used it up
+     * (its outcome keeps), or had not ended when {@code call} was sent, or, after a fault, ran at all (its give-back
+     * may have waited for Redis). When a Kafka record was consumed is not recorded, only its send.
+     */
+    boolean tokenUsedByAnother(CallRecord call, boolean faulted) {
+        return runs.stream()
+                .filter(run -> !run.call().equals(call.id()))
+                .anyMatch(run ->
+                        faulted || contract.keeps(run.outcome()) || run.end() == 0 || run.end() > call.invoked());
+    }
+
+    /**
      * The key may be completed without a stored answer: the kept answer was not stored (over the size limit, or it
      * failed to render), or a kept run's client left before its answer.
      */

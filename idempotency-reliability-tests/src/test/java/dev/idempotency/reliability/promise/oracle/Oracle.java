@@ -55,7 +55,7 @@ public final class Oracle {
             runRules(contract.guard(), model, lossReports, violations);
             for (CallRecord call : ofKey) {
                 if (contract.records()) {
-                    Records.judge(contract, model, call, violations);
+                    Records.judge(contract, model, call, faulted, violations);
                 } else if (call.ending() != CallRecord.Ending.INFO) {
                     Answers.judge(contract, model, call, faulted, violations);
                 }

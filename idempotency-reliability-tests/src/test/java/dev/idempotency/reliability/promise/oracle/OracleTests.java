@@ -20,6 +20,7 @@ class OracleTests {
     private static final PathContract MVC_LOCK = PathContract.of("mvc-sync", Guard.LOCK);
     private static final PathContract MVC_TOKEN = PathContract.of("mvc-sync", Guard.TOKEN);
     private static final PathContract KAFKA = PathContract.of("kafka", Guard.REQUEST_ID);
+    private static final PathContract KAFKA_TOKEN = PathContract.of("kafka", Guard.TOKEN);
 
     /** The first call runs (10 to 50), a retry after it gets the replay. */
     private static final Ledger.Execution C0_OK = run("c0", 0, 10, 50, "ok", "exec-1");
@@ -248,6 +249,32 @@ class OracleTests {
                 .singleElement()
                 .asString()
                 .contains("neither ran");
+    }
+
+    /**
+     * A {@code TOKEN} record runs, or is refused without a reply because another record used its token: one kept, or
+     * running when it was sent. A run that failed gave the token back, so a record sent after it had to run; and a
+     * token is never replayed.
+     */
+    @Test
+    void aTokenRecordRunsOrMeetsItsTokenUsedByAnother() {
+        CallRecord first = new CallRecord("c0", 0, MAIN, 0, 5, 200, "exec-1", false, null, false, false);
+        CallRecord refused = new CallRecord("c1", 0, MAIN, 60, 65, CallRecord.NONE, "", false, null, false, false);
+        CallRecord replayed = new CallRecord("c1", 0, MAIN, 60, 65, 200, "exec-1", false, null, false, false);
+        assertThat(judge(KAFKA_TOKEN, List.of(first, refused), C0_OK)).isEmpty();
+        assertThat(judge(KAFKA_TOKEN, List.of(first, replayed), C0_OK))
+                .singleElement()
+                .asString()
+                .contains("a token is never replayed");
+
+        Ledger.Execution failing = run("c0", 0, 10, 50, "throw", "");
+        CallRecord failed = new CallRecord("c0", 0, MAIN, 0, 5, CallRecord.NONE, "", false, null, false, false);
+        CallRecord meanwhile = new CallRecord("c1", 0, MAIN, 20, 25, CallRecord.NONE, "", false, null, false, false);
+        assertThat(judge(KAFKA_TOKEN, List.of(failed, meanwhile), failing)).isEmpty();
+        assertThat(judge(KAFKA_TOKEN, List.of(failed, refused), failing))
+                .singleElement()
+                .asString()
+                .contains("never ran");
     }
 
     private static List<String> judge(PathContract contract, List<CallRecord> calls, Ledger.Execution... runs) {
