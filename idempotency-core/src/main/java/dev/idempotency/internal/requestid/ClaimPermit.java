@@ -196,7 +196,21 @@ final class ClaimPermit implements Permit, TransactionalPermit {
                 return;
             }
             firstAttempt.complete(null); // the caller does not wait for the retries
-            String why = Futures.unwrap(failure).getMessage();
+            Throwable cause = Futures.unwrap(failure);
+            String why = cause.getMessage();
+            boolean unconfirmed = cause instanceof UnconfirmedResultException;
+            if (unconfirmed) {
+                // The master holds the result: renewing the claim there would only report it lost. After a failover
+                // the claim the new master holds lasts its lease, within which a retry stores the result there.
+                renewer.end(held);
+            }
+            if (unconfirmed && System.nanoTime() + backoff.toNanos() - deadline > 0) {
+                log.warn(
+                        "The result of {} was stored, but no replica confirmed it within its lease: {}",
+                        claim.recordKey(),
+                        why);
+                return;
+            }
             if (System.nanoTime() + backoff.toNanos() - deadline > 0) {
                 renewer.end(held);
                 log.error(

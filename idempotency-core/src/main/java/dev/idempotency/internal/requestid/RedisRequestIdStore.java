@@ -229,11 +229,10 @@ public final class RedisRequestIdStore implements RequestIdStore {
                 .thenApply(confirmed -> {
                     boolean stored = confirmed.result() == 1L;
                     if (stored && confirmed.acknowledged() < confirmations.replicas()) {
-                        throw new IdempotencyStoreUnavailableException(
-                                "The result reached " + confirmed.acknowledged() + " of " + confirmations.replicas()
-                                        + " required replicas within "
-                                        + confirmations.timeout().toMillis()
-                                        + " ms; a failover now could run the work again",
+                        throw new UnconfirmedResultException(
+                                confirmed.acknowledged(),
+                                confirmations.replicas(),
+                                confirmations.timeout(),
                                 RedisGateway.STORE_RETRY_AFTER);
                     }
                     return stored;
