@@ -579,8 +579,9 @@ public class IdempotencyProperties implements InitializingBean {
 
         /**
          * Replicas that must acknowledge each claim, lock and token use (Redis WAIT, on the write's own connection to
-         * the node that owns the key) before the method runs, and each completion before the answer goes out; 0
-         * switches it off.
+         * the node that owns the key) before the method runs, and each completion (the answer waits for its first
+         * attempt; one no replica confirmed in time is sent again while the claim's lease lasts, so a failover
+         * meanwhile does not run the work again); 0 switches it off.
          */
         private int waitForReplicas = 0;
 
