@@ -204,19 +204,19 @@ final class ClaimPermit implements Permit, TransactionalPermit {
                 // the claim the new master holds lasts its lease, within which a retry stores the result there.
                 renewer.end(held);
             }
-            if (unconfirmed && System.nanoTime() + backoff.toNanos() - deadline > 0) {
-                log.warn(
-                        "The result of {} was stored, but no replica confirmed it within its lease: {}",
-                        claim.recordKey(),
-                        why);
-                return;
-            }
             if (System.nanoTime() + backoff.toNanos() - deadline > 0) {
                 renewer.end(held);
-                log.error(
-                        "Could not store the result of {} within its lease; a retry runs the work again: {}",
-                        claim.recordKey(),
-                        why);
+                if (unconfirmed) {
+                    log.warn(
+                            "The result of {} was stored, but no replica confirmed it within its lease: {}",
+                            claim.recordKey(),
+                            why);
+                } else {
+                    log.error(
+                            "Could not store the result of {} within its lease; a retry runs the work again: {}",
+                            claim.recordKey(),
+                            why);
+                }
                 return;
             }
             if (backoff.equals(FIRST_RETRY)) {
