@@ -287,40 +287,24 @@ class TokenContractTests extends StoreContract {
     }
 
     /** A token store telling the key of the token it was last asked to issue. */
-    private static final class RecordingStore implements TokenStore {
+    private static final class RecordingStore extends ForwardingTokenStore {
 
-        private final TokenStore store;
         private volatile String lastKey = "";
 
         RecordingStore(TokenStore store) {
-            this.store = store;
+            super(store);
         }
 
         @Override
         public CompletableFuture<Void> issue(String key, Duration ttl) {
             lastKey = key;
-            return store.issue(key, ttl);
+            return super.issue(key, ttl);
         }
 
         @Override
         public CompletableFuture<Void> issue(String key, Duration ttl, IssueQuota quota, String caller) {
             lastKey = key;
-            return store.issue(key, ttl, quota, caller);
-        }
-
-        @Override
-        public CompletableFuture<Use> consume(String key, String mark) {
-            return store.consume(key, mark);
-        }
-
-        @Override
-        public CompletableFuture<Void> restore(String key) {
-            return store.restore(key);
-        }
-
-        @Override
-        public CompletableFuture<Boolean> restore(String key, String mark) {
-            return store.restore(key, mark);
+            return super.issue(key, ttl, quota, caller);
         }
     }
 }
