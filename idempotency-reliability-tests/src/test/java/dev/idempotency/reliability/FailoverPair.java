@@ -112,15 +112,7 @@ public final class FailoverPair implements AutoCloseable {
 
     private void attachReplica() {
         replica.admin.call(commands -> commands.replicaof("127.0.0.1", master.link.port()));
-        awaitOrFail(
-                () -> {
-                    String replicaInfo = replica.admin.info("replication");
-                    String masterInfo = master.admin.info("replication");
-                    return "up".equals(RedisInfo.field(replicaInfo, "master_link_status"))
-                            && "1".equals(RedisInfo.field(masterInfo, "connected_slaves"))
-                            && RedisInfo.field(masterInfo, "slave0").contains("state=online");
-                },
-                "linked up");
+        awaitOrFail(() -> replica.admin.isOnlineReplicaOf(master.admin), "linked up");
     }
 
     private void awaitOrFail(java.util.function.BooleanSupplier condition, String what) {

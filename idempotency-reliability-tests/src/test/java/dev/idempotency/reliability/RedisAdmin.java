@@ -59,6 +59,15 @@ final class RedisAdmin implements AutoCloseable {
         return call(commands -> commands.info(section));
     }
 
+    /** Whether this server replicates {@code master}: its link is up and the master lists it, online, as its one replica. */
+    boolean isOnlineReplicaOf(RedisAdmin master) {
+        String replicaInfo = info("replication");
+        String masterInfo = master.info("replication");
+        return "up".equals(RedisInfo.field(replicaInfo, "master_link_status"))
+                && "1".equals(RedisInfo.field(masterInfo, "connected_slaves"))
+                && RedisInfo.field(masterInfo, "slave0").contains("state=online");
+    }
+
     long usedMemory() {
         return Long.parseLong(RedisInfo.field(info("memory"), "used_memory"));
     }

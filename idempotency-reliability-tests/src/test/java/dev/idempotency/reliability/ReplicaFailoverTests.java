@@ -12,7 +12,6 @@ import dev.idempotency.requestid.ResultCodec;
 import dev.idempotency.spi.Admission;
 import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.testsupport.Race;
-import dev.idempotency.testsupport.RedisInfo;
 import dev.idempotency.testsupport.RedisReplicaPair;
 import dev.idempotency.testsupport.RedisServer;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -377,13 +376,7 @@ class ReplicaFailoverTests {
         void reattach() {
             int port = throughLink ? master.link.port() : master.server.port();
             replica.admin.call(commands -> commands.replicaof("127.0.0.1", port));
-            boolean linked = Race.await(Duration.ofSeconds(10), 2, () -> {
-                String replicaInfo = replica.replication();
-                String masterInfo = master.replication();
-                return "up".equals(RedisInfo.field(replicaInfo, "master_link_status"))
-                        && "1".equals(RedisInfo.field(masterInfo, "connected_slaves"))
-                        && RedisInfo.field(masterInfo, "slave0").contains("state=online");
-            });
+            boolean linked = Race.await(Duration.ofSeconds(10), 2, () -> replica.admin.isOnlineReplicaOf(master.admin));
             if (!linked) {
                 throw new IllegalStateException("replica did not link up: " + replica.replication());
             }
