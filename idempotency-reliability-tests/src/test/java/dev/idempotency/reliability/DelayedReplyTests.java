@@ -3,15 +3,21 @@ package dev.idempotency.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.IdempotencyStoreUnavailableException;
+import dev.idempotency.internal.StrategyRunner;
 import dev.idempotency.lock.LockHandle;
 import dev.idempotency.requestid.RequestIdCall;
 import dev.idempotency.requestid.ResultCodec;
+import dev.idempotency.spi.Futures;
+import dev.idempotency.spi.IdempotencyStrategy;
+import dev.idempotency.spi.ProtectedCall;
 import dev.idempotency.testsupport.Race;
 import dev.idempotency.testsupport.RedisServer;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -19,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Scenario 4e: Redis executes the claim or the lock's acquisition at once, but its reply reaches the client only after
  * the lease has run out (held in the fault proxy; the client's command timeout is longer than that), and meanwhile
- * another instance took the key. The late permit must not start its work.
+ * another instance took the key. The late permit must not start its work, on the blocking admission (Spring MVC, bean
+ * methods, Kafka) and on the non-blocking one (the reactive flows).
  */
 @ReliabilityTest
 class DelayedReplyTests {
@@ -78,6 +85,51 @@ class DelayedReplyTests {
         }
     }
 
+    @Test
+    @Scenario(
+            id = "4f",
+            title = "The same held-back replies on the non-blocking admission (WebFlux, Spring MVC's reactive and"
+                    + " bean reactive types): a REQUEST_ID claim and a LOCK acquisition",
+            expected = "the late admission fails as store unavailable (503) and gives the key back; the other"
+                    + " instance keeps it")
+    void anAsynchronousAdmissionWhoseReplyCameAfterItsLeaseIsRefused(RedisServer redis) throws Exception {
+        ReliabilityReport.redisVersion(redis.version());
+        try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+                CoreStack late = CoreStack.connect(proxy.host(), proxy.port(), COMMAND_TIMEOUT, prefix);
+                CoreStack other = CoreStack.connect(redis.host(), redis.port(), COMMAND_TIMEOUT, prefix);
+                RedisAdmin admin = new RedisAdmin(redis.host(), redis.port())) {
+            warmUp(late);
+            String recordKey = late.keys.requestId("", "op", "order-async");
+            AtomicInteger otherRuns = new AtomicInteger();
+            String claimed =
+                    heldPastTheLease(proxy, admin, recordKey, () -> admitAsync(late.executor, "order-async"), () -> {
+                        assertThat(execute(other, recordKey, otherRuns)).isEqualTo("ran");
+                        return null;
+                    });
+            String retry = execute(late, recordKey, new AtomicInteger());
+
+            LockHandle[] otherHolder = new LockHandle[1];
+            String locked = heldPastTheLease(
+                    proxy, admin, late.keys.lock("stock-async"), () -> admitAsync(late.locks, "stock-async"), () -> {
+                        otherHolder[0] = other.locks.acquire("stock-async", LEASE, Duration.ZERO);
+                        return null;
+                    });
+            boolean otherStillHeld = !otherHolder[0].isLost() && admin.exists(late.keys.lock("stock-async"));
+            otherHolder[0].close();
+
+            ReliabilityReport.measured(
+                    "4f",
+                    "REQUEST_ID: late admission " + claimed + ", the other instance ran " + otherRuns.get()
+                            + ", a retry got " + retry + "; LOCK: late admission " + locked
+                            + " while the other instance held the lock (still held after: " + otherStillHeld + ")");
+            assertThat(claimed).as("REQUEST_ID: the late asynchronous claim").isEqualTo("503");
+            assertThat(otherRuns).as("the other instance's work").hasValue(1);
+            assertThat(retry).as("REQUEST_ID: a retry").isEqualTo("replay");
+            assertThat(locked).as("LOCK: the late asynchronous acquisition").isEqualTo("503");
+            assertThat(otherStillHeld).as("LOCK: the other holder's lock").isTrue();
+        }
+    }
+
     /**
      * Starts {@code call} with its replies held, waits until Redis executed its command and the lease ran out there, lets
      * {@code meanwhile} take the key, then lets the reply through: the call's outcome.
@@ -121,6 +173,30 @@ class DelayedReplyTests {
             return runs.get() > before ? "ran" : "replay";
         } catch (IdempotencyStoreUnavailableException ex) {
             return "503";
+        }
+    }
+
+    /**
+     * Admits {@code key} the non-blocking way, as the reactive flows do: {@code 503} when refused as store unavailable,
+     * {@code permit} when granted (the permit is then given back: this test runs no work).
+     */
+    private static String admitAsync(IdempotencyStrategy strategy, String key) {
+        ProtectedCall call = new ProtectedCall("", "op", key, null, Duration.ofHours(1), LEASE, Duration.ZERO);
+        try {
+            StrategyRunner.Admitted<byte[]> admitted = StrategyRunner.admitAsync(
+                            () -> strategy.admitAsync(call), bytes -> bytes)
+                    .get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            if (admitted.isReplay()) {
+                return "replay";
+            }
+            Futures.join(admitted.permit().fail());
+            return "permit";
+        } catch (ExecutionException ex) {
+            return ex.getCause() instanceof IdempotencyStoreUnavailableException
+                    ? "503"
+                    : ex.getCause().toString();
+        } catch (InterruptedException | TimeoutException ex) {
+            throw new IllegalStateException(ex);
         }
     }
 
