@@ -17,7 +17,7 @@ import org.springframework.data.redis.core.ScanOptions;
 
 /**
  * The Redis an application of the checker talks to, and the faults a history can inject into it: either one durable
- * server behind a {@link FaultProxy} (stopped, killed and restarted, replies dropped), or a master with a replica (the
+ * server behind a {@link FaultProxy} (stopped, killed and restarted, replies dropped or held back), or a master with a replica (the
  * replica frozen under {@code wait-for-replicas}, or cut off and promoted: {@link FailoverPair}); and, on the JDBC
  * store, its claims taken over by another instance ({@link OtherInstance}). The harness reads Redis directly, never
  * through the proxy.
@@ -68,6 +68,7 @@ final class Backend implements AutoCloseable {
             case SIGSTOP -> redis().pause();
             case KILL -> redis().kill();
             case DROP_REPLIES -> proxy().dropAllReplies(true);
+            case HOLD_REPLIES -> proxy().holdReplies(true);
             case REPLICA_FROZEN -> replicaPair().replica().pause();
             case FAILOVER -> replicaPair().cut();
             case TAKEN_OVER -> OtherInstance.takeOver();
@@ -79,6 +80,7 @@ final class Backend implements AutoCloseable {
             case SIGSTOP -> redis().resume();
             case KILL -> redis().restart();
             case DROP_REPLIES -> proxy().dropAllReplies(false);
+            case HOLD_REPLIES -> proxy().holdReplies(false);
             case REPLICA_FROZEN -> replicaPair().replica().resume();
             case FAILOVER -> replicaPair().failOver();
             case TAKEN_OVER -> OtherInstance.stop();

@@ -48,6 +48,10 @@ final class Bench implements AutoCloseable {
     private final Lazy<ConfigurableApplicationContext> mvcFailingOver =
             new Lazy<>(() -> PromiseApp.start(WebApplicationType.SERVLET, replicated.get()));
 
+    /** Redis' replies may be held past the lease: a command timeout longer than any hold ({@code -slowlink}). */
+    private final Lazy<ConfigurableApplicationContext> mvcSlowLink = new Lazy<>(
+            () -> PromiseApp.start(WebApplicationType.SERVLET, durable.get(), "spring.data.redis.timeout=6s"));
+
     private final Lazy<EmbeddedKafkaKraftBroker> broker = new Lazy<>(Bench::broker);
     private final Lazy<ConfigurableApplicationContext> kafka = new Lazy<>(() -> PromiseApp.start(
             WebApplicationType.NONE,
@@ -68,7 +72,7 @@ final class Bench implements AutoCloseable {
         boolean isReplicated = path.endsWith("-replicated") || path.endsWith("-failover");
         Backend backend = (isReplicated ? replicated : durable).get();
         ConfigurableApplicationContext app = app(path, history);
-        String endpoint = path.replaceAll("-(replicated|failover|two|jdbc)$", "");
+        String endpoint = path.replaceAll("-(replicated|failover|two|jdbc|slowlink)$", "");
         Caller caller = path.equals("kafka")
                 ? kafkaCallers.computeIfAbsent(guard, this::kafkaCaller)
                 : path.endsWith("-two")
@@ -117,6 +121,9 @@ final class Bench implements AutoCloseable {
         }
         if (path.endsWith("-jdbc")) {
             return mvcJdbc.get();
+        }
+        if (path.endsWith("-slowlink")) {
+            return mvcSlowLink.get();
         }
         if (path.startsWith("webflux")) {
             return webflux.get();

@@ -147,6 +147,27 @@ final class Histories {
     }
 
     /**
+     * Replies held past the lease ({@code HOLD_REPLIES} at 0 to 300 ms, for 3.6 to 4.4 s, on an application whose
+     * command timeout outlasts it): half the calls are sent from 300 to 500 ms, when their claims or locks reach Redis
+     * but the replies do not come back, so their leases run out there; the others from 2.6 to 3.6 s, when a call may
+     * take such an expired key while the first caller's reply is still held. A permit confirmed after its lease must
+     * not run its work; the first calls' replies come back at least 3.1 s after they were sent, late enough for the
+     * oracle to tell such a run from one whose lease ran out as it started.
+     */
+    static Arbitrary<History> heldReplies() {
+        return Combinators.combine(
+                        calls(
+                                ENDINGS,
+                                Arbitraries.oneOf(
+                                        Arbitraries.integers().between(300, 499),
+                                        Arbitraries.integers().between(2600, 3599))),
+                        work(OUTCOMES).list().ofSize(KEYS),
+                        fault(Arbitraries.just(History.Fault.Kind.HOLD_REPLIES), 0, 3600, 4399),
+                        Arbitraries.just(false))
+                .as(History::new);
+    }
+
+    /**
      * The lease regime: the work of every key outlasts its 2 s lease (3 to 4.5 s), and every history stops Redis
      * (twice as often) or drops its replies for longer than the lease (2.1 to 2.6 s, from 400 to 700 ms, after the
      * first calls claimed their keys: half the calls are sent in the first 300 ms, the others from 2.4 to 4.2 s, when

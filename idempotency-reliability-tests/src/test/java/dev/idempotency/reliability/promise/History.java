@@ -88,7 +88,13 @@ public record History(List<Call> calls, List<Work> works, Fault fault, Fault the
              * Another instance takes over the claims in progress in the JDBC store, as after this instance paused past
              * their lease, and stops at the fault's end ({@link OtherInstance}); Redis runs on.
              */
-            TAKEN_OVER
+            TAKEN_OVER,
+            /**
+             * Redis runs every command, but its replies are held back until the fault's end, longer than the lease,
+             * on an application whose command timeout outlasts the hold: a claim or lock confirmed after its lease
+             * ran out, while another call may have taken the key (scenario 4e).
+             */
+            HOLD_REPLIES
         }
 
         static final Fault NONE = new Fault(Kind.SIGSTOP, 0, 0);

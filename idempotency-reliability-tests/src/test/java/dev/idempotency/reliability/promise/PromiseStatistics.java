@@ -16,7 +16,8 @@ import net.jqwik.api.statistics.Statistics;
 final class PromiseStatistics {
 
     static final int SOAK_TRIES = 20;
-    private static final long RENEWAL = Duration.ofSeconds(2).dividedBy(3).toNanos(); // a third of the 2 s lease
+    private static final long LEASE = Duration.ofSeconds(2).toNanos(); // the checker's claims and locks
+    private static final long RENEWAL = LEASE / 3;
     private static final long MS = 1_000_000;
 
     private PromiseStatistics() {}
@@ -30,6 +31,11 @@ final class PromiseStatistics {
             Statistics.label("fault over a claim").collect(overlaps(judged, from, to, Window.CLAIM));
             Statistics.label("fault over a renewal").collect(overlaps(judged, from, to, Window.RENEWAL));
             Statistics.label("fault over a completion").collect(overlaps(judged, from, to, Window.COMPLETION));
+            if (fault.kind() == History.Fault.Kind.HOLD_REPLIES) { // a claim or lock whose reply came after its lease
+                Statistics.label("a call sent a lease before its reply came back")
+                        .collect(played.records().stream()
+                                .anyMatch(call -> from <= call.invoked() && call.invoked() < to - LEASE));
+            }
             if (fault.kind() == History.Fault.Kind.FAILOVER) {
                 Statistics.label("failover lost or changed a record")
                         .collect(!played.lostInFailover().isEmpty());

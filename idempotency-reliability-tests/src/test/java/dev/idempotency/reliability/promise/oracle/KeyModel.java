@@ -21,6 +21,12 @@ final class KeyModel {
         DONE
     }
 
+    /** The checker's lease of claims and locks. */
+    private static final long LEASE_NANOS = java.time.Duration.ofSeconds(2).toNanos();
+
+    /** How late after its call a claim or lock may be sent (the lock waits up to 300 ms), with room to spare. */
+    static final long SEND_SLACK_MILLIS = 800;
+
     private final PathContract contract;
     private final List<CallRecord> calls;
     private final List<Ledger.Execution> runs;
@@ -147,6 +153,20 @@ final class KeyModel {
         return runs.stream()
                 .filter(run -> contract.keeps(run.outcome()))
                 .anyMatch(run -> call(run.call()).map(CallRecord::clientLeft).orElse(false));
+    }
+
+    /**
+     * Whether {@code run} began on a claim or lock confirmed after its lease had run out: it never held its lease while
+     * it ran ({@link Ledger.Execution#heldUntil()} never sampled), and it started more than a lease and
+     * {@value #SEND_SLACK_MILLIS} ms after its call was sent. The lease is counted from when the claim or lock was sent,
+     * at most the lock's 300 ms wait (plus dispatch) after the call; so a run that holds nothing that late was admitted
+     * by a reply that came after its lease, never by a lease that ran out between its admission and its start.
+     */
+    boolean startedAfterItsLease(Ledger.Execution run) {
+        return run.heldUntil() == Long.MIN_VALUE
+                && call(run.call())
+                        .filter(call -> run.start() - call.invoked() > LEASE_NANOS + SEND_SLACK_MILLIS * 1_000_000)
+                        .isPresent();
     }
 
     private java.util.Optional<CallRecord> call(String id) {

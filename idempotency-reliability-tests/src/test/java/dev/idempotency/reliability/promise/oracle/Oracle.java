@@ -16,6 +16,9 @@ import java.util.List;
  *       run that started before it.
  * </ul>
  *
+ * A {@code REQUEST_ID} or {@code LOCK} run never starts on a claim or lock confirmed after its lease ran out
+ * ({@link KeyModel#startedAfterItsLease}).
+ *
  * A run is excused only when it started after the lease of the run it overlaps or follows was lost: after the last
  * moment that run knew its lease held ({@link Ledger.Execution#heldUntil()}), and then the library must have reported
  * the loss (the lost-lease listener) while that run went on.
@@ -70,6 +73,10 @@ public final class Oracle {
         Ledger.Execution used = null;
         for (int j = 0; j < runs.size(); j++) {
             Ledger.Execution run = runs.get(j);
+            if (guard != Guard.TOKEN && model.startedAfterItsLease(run)) {
+                violations.add(rule(guard) + ": " + run.call() + " ran on " + run.key() + " though its "
+                        + (guard == Guard.LOCK ? "lock" : "claim") + " was confirmed after its lease had run out");
+            }
             for (int i = 0; i < j; i++) {
                 Ledger.Execution before = runs.get(i);
                 boolean overlap = before.end() == 0 || run.start() < before.end();
@@ -104,7 +111,8 @@ public final class Oracle {
         if (before.leaseHeld() || run.start() < before.heldUntil()) {
             return false;
         }
-        boolean ranOn = before.end() == 0 || before.end() - before.heldUntil() > REPORT_GRACE;
+        // A run that never held its lease lost it when it started (and heldUntil - MIN_VALUE would overflow).
+        boolean ranOn = before.end() == 0 || before.end() - Math.max(before.heldUntil(), before.start()) > REPORT_GRACE;
         if (ranOn && lossReports.stream().noneMatch(at -> at >= before.heldUntil() && at <= before.end())) {
             violations.add("leases: the lease of " + before.call() + " on " + before.key() + " was lost while it ran,"
                     + " and " + run.call() + " ran after it, but no loss was reported");

@@ -192,6 +192,26 @@ class OracleTests {
     }
 
     @Test
+    void aRunAdmittedByAReplyThatCameAfterItsLeaseIsRejected() {
+        long s = 1_000_000_000L; // lease and slack are in ns
+        List<CallRecord> calls = List.of(answered("c0", 0, 0, 4 * s, 200, "exec-1", false, null));
+        Ledger.Execution late =
+                new Ledger.Execution(1, "c0", "p0", 0, 3 * s, 4 * s, "ok", false, Long.MIN_VALUE, "exec-1");
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(late), List.of(), true))
+                .singleElement()
+                .asString()
+                .contains("confirmed after its lease had run out");
+        // Never held, but it started within a lease and the slack of its call: its lease may have run out as it began.
+        Ledger.Execution justInTime =
+                new Ledger.Execution(1, "c0", "p0", 0, 2 * s + s / 2, 4 * s, "ok", false, Long.MIN_VALUE, "exec-1");
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(justInTime), List.of(), true))
+                .isEmpty();
+        Ledger.Execution held = new Ledger.Execution(1, "c0", "p0", 0, 3 * s, 4 * s, "ok", false, 3 * s, "exec-1");
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(held), List.of(), true))
+                .isEmpty();
+    }
+
+    @Test
     void aLock200WithoutItsWorkIsRejected() {
         List<CallRecord> calls = List.of(own("c0", 200, "exec-1"), replay("c1", 200, "exec-1"));
         assertThat(judge(MVC_LOCK, calls, C0_OK)).singleElement().asString().contains("means its work ran");
