@@ -11,12 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** An application started in a JVM of its own, on this JVM's class path, so that a scenario can kill it (SIGKILL). */
-final class ChildJvm {
+public final class ChildJvm {
 
     private ChildJvm() {}
 
     /** Starts {@code main} with {@code arguments}; its output goes to {@code log}. */
-    static Process start(Class<?> main, List<String> arguments, Path log) throws IOException {
+    public static Process start(Class<?> main, List<String> arguments, Path log) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"),
                 "-Xmx256m",
@@ -33,7 +33,7 @@ final class ChildJvm {
     }
 
     /** A loopback port free right now, for the child's server. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket()) {
             socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             return socket.getLocalPort();
@@ -41,7 +41,7 @@ final class ChildJvm {
     }
 
     /** The first error and the last lines of the child's log, for a failure message. */
-    static String tail(Path log) {
+    public static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             String firstError = lines.stream()

@@ -22,7 +22,7 @@ import org.springframework.data.redis.core.ScanOptions;
  * store, its claims taken over by another instance ({@link OtherInstance}). The harness reads Redis directly, never
  * through the proxy.
  */
-final class Backend implements AutoCloseable {
+final class Backend implements Faults, AutoCloseable {
 
     private final @Nullable RedisServer redis;
     private final @Nullable FaultProxy proxy;
@@ -62,7 +62,8 @@ final class Backend implements AutoCloseable {
                 "spring.data.redis.port=" + (pair != null ? pair.port() : proxy().port()));
     }
 
-    void begin(History.Fault.Kind kind) {
+    @Override
+    public void begin(History.Fault.Kind kind) {
         active = kind;
         switch (kind) {
             case SIGSTOP -> redis().pause();
@@ -72,10 +73,12 @@ final class Backend implements AutoCloseable {
             case REPLICA_FROZEN -> replicaPair().replica().pause();
             case FAILOVER -> replicaPair().cut();
             case TAKEN_OVER -> OtherInstance.takeOver();
+            case APP_KILLED -> throw new IllegalStateException("the application's own fault: ChildApp's");
         }
     }
 
-    void end(History.Fault.Kind kind) {
+    @Override
+    public void end(History.Fault.Kind kind) {
         switch (kind) {
             case SIGSTOP -> redis().resume();
             case KILL -> redis().restart();
@@ -84,6 +87,7 @@ final class Backend implements AutoCloseable {
             case REPLICA_FROZEN -> replicaPair().replica().resume();
             case FAILOVER -> replicaPair().failOver();
             case TAKEN_OVER -> OtherInstance.stop();
+            case APP_KILLED -> throw new IllegalStateException("the application's own fault: ChildApp's");
         }
         active = null;
     }
@@ -93,8 +97,8 @@ final class Backend implements AutoCloseable {
         return pair != null ? pair.lostAtLastFailover() : Set.of();
     }
 
-    /** Ends the fault that may still be on (after a failure in the middle of a history). */
-    void endFaults() {
+    @Override
+    public void endFaults() {
         History.Fault.Kind kind = active;
         if (kind != null) {
             end(kind);

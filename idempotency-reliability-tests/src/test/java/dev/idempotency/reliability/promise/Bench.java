@@ -1,5 +1,6 @@
 package dev.idempotency.reliability.promise;
 
+import dev.idempotency.reliability.promise.oracle.Kill;
 import dev.idempotency.reliability.promise.oracle.Oracle;
 import dev.idempotency.reliability.promise.oracle.PathContract;
 import dev.idempotency.token.TokenExecutor;
@@ -52,6 +53,9 @@ final class Bench implements AutoCloseable {
     private final Lazy<ConfigurableApplicationContext> mvcSlowLink = new Lazy<>(
             () -> PromiseApp.start(WebApplicationType.SERVLET, durable.get(), "spring.data.redis.timeout=6s"));
 
+    /** Spring MVC in a JVM of its own, which {@code APP_KILLED} kills and starts again ({@code -killed} paths). */
+    private final Lazy<ChildApp> killable = new Lazy<>(() -> ChildApp.start(durable.get()));
+
     private final Lazy<EmbeddedKafkaKraftBroker> broker = new Lazy<>(Bench::broker);
     private final Lazy<ConfigurableApplicationContext> kafka = new Lazy<>(() -> PromiseApp.start(
             WebApplicationType.NONE,
@@ -71,33 +75,59 @@ final class Bench implements AutoCloseable {
     Judged play(History history, String path, Guard guard) throws Exception {
         boolean isReplicated = path.endsWith("-replicated") || path.endsWith("-failover");
         Backend backend = (isReplicated ? replicated : durable).get();
+        String endpoint = path.replaceAll("-(replicated|failover|two|jdbc|slowlink|killed)$", "");
+        PathContract contract = PathContract.of(endpoint, guard);
+        if (path.endsWith("-killed")) { // the application in a JVM of its own, which the history's fault kills
+            ChildApp child = killable.get();
+            HttpCaller caller = new HttpCaller(endpoint, guard, child.port());
+            HistoryRunner.Played played = new HistoryRunner(backend, child, child).play(history, caller);
+            List<Ledger.Execution> runs =
+                    Kill.judged(ofHistory(child.ended(), played), child.kills(), played.records(), played.keyPrefix());
+            return judge(history, path, guard, contract, played, child, runs, new ArrayList<>(), FailoverLosses.NONE);
+        }
         ConfigurableApplicationContext app = app(path, history);
-        String endpoint = path.replaceAll("-(replicated|failover|two|jdbc|slowlink)$", "");
         Caller caller = path.equals("kafka")
                 ? kafkaCallers.computeIfAbsent(guard, this::kafkaCaller)
                 : path.endsWith("-two")
                         ? new HttpCaller(endpoint, guard, PromiseApp.port(app), PromiseApp.port(mvcSecondOfTwo.get()))
                         : new HttpCaller(endpoint, guard, PromiseApp.port(app));
         Ledger ledger = app.getBean(Ledger.class);
-        HistoryRunner.Played played = new HistoryRunner(backend, ledger).play(history, caller);
-        List<Ledger.Execution> runs = ledger.ended().stream()
-                .filter(run -> run.key().startsWith(played.keyPrefix()))
-                .toList();
-        PathContract contract = PathContract.of(endpoint, guard);
+        HistoryRunner.Played played = new HistoryRunner(backend, ledger, backend).play(history, caller);
+        List<Ledger.Execution> runs = ofHistory(ledger.ended(), played);
         List<String> violations = new ArrayList<>();
         if (endpoint.startsWith("bean-tx") && guard == Guard.REQUEST_ID) { // a claim completes in the caller's commit
             Map<String, List<String>> committed = app.getBean(Effects.class).committed(played.keyPrefix());
             violations.addAll(Effects.judge(committed));
             runs = Effects.asCommitted(runs, committed, contract);
         }
+        FailoverLosses lost =
+                path.endsWith("-failover") ? FailoverLosses.of(app, endpoint, played) : FailoverLosses.NONE;
+        return judge(history, path, guard, contract, played, ledger, runs, violations, lost);
+    }
+
+    private static List<Ledger.Execution> ofHistory(List<Ledger.Execution> ended, HistoryRunner.Played played) {
+        return ended.stream()
+                .filter(run -> run.key().startsWith(played.keyPrefix()))
+                .toList();
+    }
+
+    /** Judges a played history: its runs as the oracle sees them, beside {@code violations} found already. */
+    private Judged judge(
+            History history,
+            String path,
+            Guard guard,
+            PathContract contract,
+            HistoryRunner.Played played,
+            LedgerView ledger,
+            List<Ledger.Execution> runs,
+            List<String> violations,
+            FailoverLosses lost) {
         if (Boolean.getBoolean("promise.verbose")) {
             System.out.println("[promise] " + path + " " + guard + " " + history);
             played.records().forEach(call -> System.out.println("[promise]   " + call + " " + call.body()));
             runs.forEach(run -> System.out.println("[promise]   ran " + run));
         }
         violations.addAll(PromiseChecker.check(played, ledger.ended(), ledger.running(), guard));
-        FailoverLosses lost =
-                path.endsWith("-failover") ? FailoverLosses.of(app, endpoint, played) : FailoverLosses.NONE;
         violations.addAll(Oracle.judge(
                 contract,
                 played.keyPrefix(),
@@ -105,7 +135,9 @@ final class Bench implements AutoCloseable {
                 runs,
                 ledger.lossReports(),
                 history.fault().span() > 0 || history.then().span() > 0));
-        backend.clearLeftovers(); // reported above; a history that follows must not inherit them
+        (path.endsWith("-replicated") || path.endsWith("-failover") ? replicated : durable)
+                .get()
+                .clearLeftovers(); // reported above; a history that follows must not inherit them
         return new Judged(played, runs, violations, lost);
     }
 
@@ -165,6 +197,7 @@ final class Bench implements AutoCloseable {
                 kafka)) {
             app.close(ConfigurableApplicationContext::close);
         }
+        killable.close(ChildApp::close);
         broker.close(EmbeddedKafkaKraftBroker::destroy);
         durable.close(Backend::close);
         replicated.close(Backend::close);

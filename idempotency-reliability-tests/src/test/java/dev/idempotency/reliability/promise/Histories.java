@@ -168,6 +168,20 @@ final class Histories {
     }
 
     /**
+     * Histories that all kill the application's JVM ({@code APP_KILLED} at 100 to 400 ms, after the first calls were
+     * sent, while calls are still sent; a new JVM started 0.1 to 1 s later); the rest as usual. Every one kills, so that
+     * a build's single try does.
+     */
+    static Arbitrary<History> appKills() {
+        return Combinators.combine(
+                        calls(ENDINGS),
+                        work(OUTCOMES).list().ofSize(KEYS),
+                        fault(Arbitraries.just(History.Fault.Kind.APP_KILLED), 100, 100, 999),
+                        Arbitraries.just(false))
+                .as(History::new);
+    }
+
+    /**
      * The lease regime: the work of every key outlasts its 2 s lease (3 to 4.5 s), and every history stops Redis
      * (twice as often) or drops its replies for longer than the lease (2.1 to 2.6 s, from 400 to 700 ms, after the
      * first calls claimed their keys: half the calls are sent in the first 300 ms, the others from 2.4 to 4.2 s, when

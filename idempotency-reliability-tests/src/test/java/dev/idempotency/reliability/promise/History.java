@@ -94,7 +94,12 @@ public record History(List<Call> calls, List<Work> works, Fault fault, Fault the
              * on an application whose command timeout outlasts the hold: a claim or lock confirmed after its lease
              * ran out, while another call may have taken the key (scenario 4e).
              */
-            HOLD_REPLIES
+            HOLD_REPLIES,
+            /**
+             * The application's JVM killed (SIGKILL) with calls in flight, and a new one started on the same port at
+             * the fault's end ({@code ChildApp}); Redis runs on, with the dead JVM's claims until their lease lapses.
+             */
+            APP_KILLED
         }
 
         static final Fault NONE = new Fault(Kind.SIGSTOP, 0, 0);

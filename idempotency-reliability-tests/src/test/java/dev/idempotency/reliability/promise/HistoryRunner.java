@@ -30,13 +30,21 @@ final class HistoryRunner {
 
     private static final AtomicInteger RUNS = new AtomicInteger();
 
-    private final Backend backend;
-    private final Ledger ledger;
+    /** How long a fault may take to begin or end: a new application JVM ({@code APP_KILLED}) starts in seconds. */
+    private static final Duration FAULT_DEADLINE = Duration.ofSeconds(120);
 
-    /** @param ledger the application's: a history is over when its work has ended too */
-    HistoryRunner(Backend backend, Ledger ledger) {
+    private final Backend backend;
+    private final LedgerView ledger;
+    private final Faults faults;
+
+    /**
+     * @param ledger the application's: a history is over when its work has ended too
+     * @param faults where the history's faults go: {@code backend}, or the application's JVM
+     */
+    HistoryRunner(Backend backend, LedgerView ledger, Faults faults) {
         this.backend = backend;
         this.ledger = ledger;
+        this.faults = faults;
     }
 
     /**
@@ -88,7 +96,7 @@ final class HistoryRunner {
                 sent.add(call.get(30, TimeUnit.SECONDS));
             }
         } finally {
-            backend.endFaults(); // whatever failed above, Redis runs again
+            faults.endFaults(); // whatever failed above, Redis and the application run again
             clients.shutdownNow();
         }
         caller.drain();
@@ -107,10 +115,10 @@ final class HistoryRunner {
     /** Begins {@code fault} {@code fault.at()} ms from now and ends it {@code fault.span()} ms later; none if 0. */
     private void inject(ScheduledExecutorService clients, History.Fault fault) throws Exception {
         if (fault.span() > 0) {
-            clients.schedule(() -> backend.begin(fault.kind()), fault.at(), TimeUnit.MILLISECONDS)
-                    .get(30, TimeUnit.SECONDS);
-            clients.schedule(() -> backend.end(fault.kind()), fault.span(), TimeUnit.MILLISECONDS)
-                    .get(30, TimeUnit.SECONDS);
+            clients.schedule(() -> faults.begin(fault.kind()), fault.at(), TimeUnit.MILLISECONDS)
+                    .get(FAULT_DEADLINE.toSeconds(), TimeUnit.SECONDS);
+            clients.schedule(() -> faults.end(fault.kind()), fault.span(), TimeUnit.MILLISECONDS)
+                    .get(FAULT_DEADLINE.toSeconds(), TimeUnit.SECONDS);
         }
     }
 

@@ -20,9 +20,13 @@ final class LeavingClient {
             throws IOException, InterruptedException {
         try (Socket socket = new Socket()) {
             socket.setReceiveBufferSize(4096); // before connecting, so that the window stays small
-            socket.connect(new InetSocketAddress("127.0.0.1", port));
-            socket.getOutputStream().write(request);
-            socket.getOutputStream().flush();
+            try {
+                socket.connect(new InetSocketAddress("127.0.0.1", port));
+                socket.getOutputStream().write(request);
+                socket.getOutputStream().flush();
+            } catch (IOException refused) {
+                return Answer.none(id, key); // the application's JVM was killed (APP_KILLED): nothing to leave
+            }
             long leaves = System.nanoTime() + endAfter * 1_000_000L;
             if (reads) {
                 readSlowly(socket, leaves);

@@ -3,33 +3,20 @@ package dev.idempotency.reliability.promise;
 import dev.idempotency.IdempotencyContext;
 import dev.idempotency.Strategy;
 import dev.idempotency.spi.StoreListener;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Every execution of protected work, as the work itself saw it: which call ran it, on which key, with which fencing
  * token, when it started and ended, how it ended, whether its lease was still held at the end and, if not, until when
- * it was known to be held. Also a {@link StoreListener}: when the library reported a lease lost.
+ * it was known to be held. Also a {@link StoreListener}: when the library reported a lease lost. In an application JVM
+ * that a history kills, each of these is also appended to a {@link LedgerFile}, which the checker's JVM reads.
  */
-public final class Ledger implements StoreListener {
-
-    /** How often a running execution asks its context how long its lease is held. */
-    private static final long WATCH_MILLIS = 10;
-
-    private static final ScheduledExecutorService WATCH = Executors.newSingleThreadScheduledExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "ledger-lease-watch");
-        thread.setDaemon(true);
-        return thread;
-    });
+public final class Ledger implements StoreListener, LedgerView {
 
     /**
      * One execution; {@code end} is 0 while it runs. {@code heldUntil} is the latest moment its lease was known to be
@@ -64,7 +51,26 @@ public final class Ledger implements StoreListener {
     private final ConcurrentLinkedQueue<Started> running = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Execution> ended = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Long> lossReports = new ConcurrentLinkedQueue<>();
-    private final Map<Long, Watch> watches = new ConcurrentHashMap<>();
+    private final Map<Long, LeaseWatch> watches = new ConcurrentHashMap<>();
+    private final @Nullable LedgerFile file;
+
+    /** A ledger in memory only. */
+    public Ledger() {
+        this(null);
+    }
+
+    /** A ledger that also appends every start, end and loss report to {@code file}, as it happens. */
+    public Ledger(@Nullable LedgerFile file) {
+        this.file = file;
+    }
+
+    /**
+     * The ids of this JVM's executions follow {@code last}: an application JVM started after another was killed
+     * numbers its executions apart, so that its answers ({@code exec-<id>}) never repeat the dead one's.
+     */
+    static void idsAfter(long last) {
+        IDS.set(last);
+    }
 
     /** The work of {@code call} on {@code key} starts, under {@code context} (the current one when {@code null}). */
     public Started start(String call, String key, @Nullable IdempotencyContext context) {
@@ -73,7 +79,10 @@ public final class Ledger implements StoreListener {
         long fence = current == null ? 0 : current.fencingToken().orElse(0);
         Started started = new Started(IDS.incrementAndGet(), call, key, fence, System.nanoTime(), current);
         if (current != null) {
-            watches.put(started.id(), new Watch(current));
+            watches.put(started.id(), new LeaseWatch(current));
+        }
+        if (file != null) {
+            file.started(started); // before the work runs: a kill from here on leaves a start without an end
         }
         running.add(started);
         return started;
@@ -81,10 +90,10 @@ public final class Ledger implements StoreListener {
 
     /** The work ended with {@code outcome} ({@code ok}, {@code 4xx}, {@code 5xx}, {@code throw}). */
     public void end(Started started, String outcome, String answer) {
-        Watch watch = watches.remove(started.id());
+        LeaseWatch watch = watches.remove(started.id());
         long heldUntil = watch == null ? Long.MAX_VALUE : watch.stop();
         boolean held = heldUntil == Long.MAX_VALUE;
-        ended.add(new Execution(
+        Execution execution = new Execution(
                 started.id(),
                 started.call(),
                 started.key(),
@@ -94,61 +103,38 @@ public final class Ledger implements StoreListener {
                 outcome,
                 held,
                 heldUntil,
-                answer));
+                answer);
+        if (file != null) {
+            file.ended(execution);
+        }
+        ended.add(execution);
         running.remove(started);
     }
 
     /** The library reported a lease lost (a claim's, a lock's or a token's). */
     @Override
     public void onLeaseLost(Strategy strategy) {
-        lossReports.add(System.nanoTime());
+        long now = System.nanoTime();
+        if (file != null) {
+            file.lossReported(now);
+        }
+        lossReports.add(now);
     }
 
     /** When the library reported a lease lost ({@link System#nanoTime()}), in order. */
+    @Override
     public List<Long> lossReports() {
         return List.copyOf(lossReports);
     }
 
+    @Override
     public List<Execution> ended() {
         return List.copyOf(ended);
     }
 
     /** Executions that started and have not ended. */
+    @Override
     public List<Started> running() {
         return List.copyOf(running);
-    }
-
-    /** Samples a running execution's lease every {@link #WATCH_MILLIS} ms, and once more at its end. */
-    private static final class Watch {
-
-        /** A token's context is held for good ({@code remaining()} is forever). */
-        private static final Duration FOREVER = Duration.ofDays(365);
-
-        private final IdempotencyContext context;
-        private final ScheduledFuture<?> sampling;
-        private volatile long heldUntil = Long.MIN_VALUE;
-
-        Watch(IdempotencyContext context) {
-            this.context = context;
-            sample();
-            this.sampling = WATCH.scheduleAtFixedRate(this::sample, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
-        }
-
-        private synchronized void sample() {
-            long now = System.nanoTime();
-            if (context.isLeaseHeld()) {
-                long left = context.remaining().compareTo(FOREVER) >= 0
-                        ? Long.MAX_VALUE
-                        : context.remaining().toNanos();
-                heldUntil = Math.max(heldUntil, left > Long.MAX_VALUE - now ? Long.MAX_VALUE : now + left);
-            }
-        }
-
-        /** {@code Long.MAX_VALUE} when the lease is still held, else until when it was known to be held. */
-        synchronized long stop() {
-            sampling.cancel(false);
-            sample();
-            return context.isLeaseHeld() ? Long.MAX_VALUE : heldUntil;
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.idempotency.reliability.promise;
 
 import dev.idempotency.kafka.KafkaErrorHandling;
 import dev.idempotency.testsupport.Postgres;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,8 +36,16 @@ public class PromiseApp {
     /** The ledger of the instances started with {@code promise.ledger=shared}: two instances of one deployment. */
     private static final Ledger SHARED_LEDGER = new Ledger();
 
+    /**
+     * The ledger: {@code promise.ledger=shared} the shared one; {@code promise.ledger-file=PATH} (an application JVM a
+     * history kills: {@link KillableApp}) one that also appends to that file; else one of its own.
+     */
     @Bean
     Ledger ledger(Environment environment) {
+        String file = environment.getProperty("promise.ledger-file");
+        if (file != null) {
+            return new Ledger(new LedgerFile(Path.of(file)));
+        }
         return "shared".equals(environment.getProperty("promise.ledger")) ? SHARED_LEDGER : new Ledger();
     }
 
@@ -131,6 +140,16 @@ public class PromiseApp {
 
     /** Starts the application on {@code type} against {@code backend}, with the checker's settings and {@code more}. */
     static ConfigurableApplicationContext start(WebApplicationType type, Backend backend, String... more) {
+        List<String> settings = new ArrayList<>(backend.springProperties());
+        settings.addAll(List.of(more));
+        return start(type, settings, PromiseApp.class);
+    }
+
+    /**
+     * Starts the application on {@code type} from {@code sources}, with the checker's settings and {@code more} (where
+     * Redis is among them).
+     */
+    static ConfigurableApplicationContext start(WebApplicationType type, List<String> more, Class<?>... sources) {
         List<String> properties = new ArrayList<>(List.of(
                 "server.port=0",
                 "server.address=127.0.0.1",
@@ -147,9 +166,8 @@ public class PromiseApp {
                 "idempotency.lock.wait=300ms",
                 "idempotency.token.endpoint.max-per-caller=0", // every client is 127.0.0.1
                 "spring.mvc.async.request-timeout=400ms"));
-        properties.addAll(backend.springProperties());
-        properties.addAll(List.of(more));
-        return new SpringApplicationBuilder(PromiseApp.class)
+        properties.addAll(more);
+        return new SpringApplicationBuilder(sources)
                 .web(type)
                 .properties(properties.toArray(String[]::new))
                 .run();

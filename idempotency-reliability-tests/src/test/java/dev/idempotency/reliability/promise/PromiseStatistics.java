@@ -1,6 +1,7 @@
 package dev.idempotency.reliability.promise;
 
 import dev.idempotency.reliability.promise.oracle.CallRecord;
+import dev.idempotency.reliability.promise.oracle.Kill;
 import java.time.Duration;
 import java.util.List;
 import net.jqwik.api.statistics.Statistics;
@@ -35,6 +36,12 @@ final class PromiseStatistics {
                 Statistics.label("a call sent a lease before its reply came back")
                         .collect(played.records().stream()
                                 .anyMatch(call -> from <= call.invoked() && call.invoked() < to - LEASE));
+            }
+            if (fault.kind() == History.Fault.Kind.APP_KILLED) {
+                Statistics.label("executions the kill cut short")
+                        .collect(judged.runs().stream()
+                                .filter(run -> run.outcome().equals(Kill.KILLED))
+                                .count());
             }
             if (fault.kind() == History.Fault.Kind.FAILOVER) {
                 Statistics.label("failover lost or changed a record")

@@ -257,6 +257,23 @@ class PromiseTests {
     }
 
     @Provide
+    Arbitrary<History> appKills() {
+        return Histories.appKills();
+    }
+
+    /**
+     * The application's JVM killed (SIGKILL) mid-work, on Spring MVC with {@code REQUEST_ID} and the durable Redis: its
+     * ledger is a file the kill cannot take back ({@link LedgerFile}), a new JVM serves the same port after the fault,
+     * and the dead JVM's claims lapse with their lease (scenario 5). An execution the kill cut short counts as one that
+     * may have had effects; a later run of its key is excused only once the JVM was dead, and never after a client
+     * received a kept answer ({@code oracle.Kill}). Each history starts one JVM (some 5 s): a build plays one.
+     */
+    @Property(shrinking = ShrinkingMode.FULL, edgeCases = EdgeCasesMode.NONE)
+    void mvcSyncRequestIdAppKilled(@ForAll("appKills") History history) throws Exception {
+        promiseHolds("mvc-sync-killed", Guard.REQUEST_ID, history);
+    }
+
+    @Provide
     Arbitrary<History> leases() {
         return Histories.leaseRegime();
     }
