@@ -42,6 +42,15 @@ final class PromiseStatistics {
                         .collect(judged.runs().stream()
                                 .filter(run -> run.outcome().equals(Kill.KILLED))
                                 .count());
+                // Rare (the kill between the work's end and its answer): oracle.KillTests judges it by hand.
+                Statistics.label("kept outcomes the kill may have lost (no client got them)")
+                        .collect(judged.runs().stream()
+                                .filter(run -> (run.outcome().equals("ok")
+                                                || run.outcome().equals("4xx"))
+                                        && !run.leaseHeld()
+                                        && played.records().stream()
+                                                .noneMatch(call -> call.body().equals(run.answer())))
+                                .count());
             }
             if (fault.kind() == History.Fault.Kind.FAILOVER) {
                 Statistics.label("failover lost or changed a record")
