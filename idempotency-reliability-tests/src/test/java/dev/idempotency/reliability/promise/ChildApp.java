@@ -5,10 +5,7 @@ import dev.idempotency.reliability.promise.oracle.Kill;
 import dev.idempotency.testsupport.Race;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,8 +30,6 @@ final class ChildApp implements LedgerView, Faults, AutoCloseable {
 
     /** How long a new application JVM may take to answer {@code /ping}: some 5 s with C1 only, more under load. */
     private static final Duration START_DEADLINE = Duration.ofSeconds(90);
-
-    private static final int WARM_UP_CALLS = 5;
 
     /** The execution ids of the n-th JVM start after {@code n * IDS_PER_JVM}: its answers never repeat a dead one's. */
     private static final long IDS_PER_JVM = 1_000_000_000L;
@@ -141,33 +136,7 @@ final class ChildApp implements LedgerView, Faults, AutoCloseable {
             throw new IllegalStateException(
                     "application JVM " + number + " did not start; log:\n" + ChildJvm.tail(log));
         }
-        warmUp(number);
-    }
-
-    /**
-     * A few calls through the protected path, on keys of no history, before any history's: a cold JVM takes long over
-     * its first claims, and a kill in the first few hundred ms would rarely find work running.
-     */
-    private void warmUp(int number) {
-        for (int i = 0; i < WARM_UP_CALLS; i++) {
-            String id = "warm-up-" + port + "-" + number + "-" + i;
-            try {
-                client.send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/p/mvc-sync/request-id"))
-                                .timeout(Duration.ofSeconds(30))
-                                .header("Content-Type", "application/json")
-                                .header("X-Call", id)
-                                .header("Idempotency-Key", id)
-                                .POST(HttpRequest.BodyPublishers.ofString(HttpCaller.json(new Job("main", "ok", 0))))
-                                .build(),
-                        HttpResponse.BodyHandlers.discarding());
-            } catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(ex);
-            }
-        }
+        KillableApp.warmUp(client, port, "warm-up-" + port + "-" + number + "-");
     }
 
     @Override

@@ -168,17 +168,28 @@ final class Histories {
     }
 
     /**
-     * Histories that all kill the application's JVM ({@code APP_KILLED} at 100 to 400 ms, after the first calls were
-     * sent, while calls are still sent; a new JVM started 0.1 to 1 s later); the rest as usual. Every one kills, so that
-     * a build's single try does.
+     * Histories that all kill the application's JVM (a new one started 0.1 to 1 s later); the rest as usual. Every one
+     * kills, so that a build's single try does. Half of them kill at 100 to 400 ms, after the first calls were sent,
+     * while calls are still sent; the other half aim at a completion: 0 to 15 ms after the first call's work is due to
+     * end, when its answer may not be stored yet (the one case where an execution that ended may still run again).
      */
     static Arbitrary<History> appKills() {
+        Arbitrary<Integer> aim = Arbitraries.frequencyOf(
+                Tuple.of(1, Arbitraries.just(-1)),
+                Tuple.of(1, Arbitraries.integers().between(0, 15)));
         return Combinators.combine(
                         calls(ENDINGS),
                         work(OUTCOMES).list().ofSize(KEYS),
-                        fault(Arbitraries.just(History.Fault.Kind.APP_KILLED), 100, 100, 999),
-                        Arbitraries.just(false))
-                .as(History::new);
+                        Arbitraries.integers().between(100, 399),
+                        Arbitraries.integers().between(100, 999),
+                        aim)
+                .as((calls, works, at, span, past) -> {
+                    History.Call first = calls.get(0);
+                    int kill =
+                            past < 0 ? at : first.at() + works.get(first.key()).millis() + past;
+                    return new History(
+                            calls, works, new History.Fault(History.Fault.Kind.APP_KILLED, kill, span), false);
+                });
     }
 
     /**
