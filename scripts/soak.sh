@@ -11,7 +11,7 @@
 #        scripts/soak.sh --long N [TRIES]
 #   Each run's output goes to target/soak/run-K.log (K = 1..N), replacing the logs of an earlier soak.
 #   --long runs only the promise checker (PromiseTests), N times, with TRIES histories per property (default 100)
-#   instead of the build's 1: the long randomized search, about 22 s per try of the 18 properties it had then (33 now; mvcSyncRequestIdAppKilled starts a JVM a try, some 4 s); from 20 tries the
+#   instead of the build's 1: the long randomized search, about 22 s per try of the 18 properties it had then (34 now; mvcSyncRequestIdAppKilled starts a JVM a try, some 4 s); from 20 tries the
 #   properties also check their coverage thresholds (PromiseStatistics).
 #   SOAK_MAVEN overrides the Maven command (default ./mvnw), e.g. to try the script on a fake build.
 set -euo pipefail

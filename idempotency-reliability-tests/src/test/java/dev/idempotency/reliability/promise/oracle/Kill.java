@@ -31,8 +31,8 @@ public record Kill(long at, List<Ledger.Started> notEnded, Set<Long> ended) {
      *       report is due, as it did not run on).
      *   <li>An execution that ended in the killed JVM, but whose answer no client received (neither its own client
      *       nor a replay), may have died before the library stored that answer: judged as a run whose lease was lost at
-     *       the kill, so a later run is excused too, and a replay of its answer still counts as the kept answer
-     *       ({@link KeyModel#keptAnswering}).
+     *       the kill (or when it knew it lost earlier), so a later run is excused too, and a replay of its answer still
+     *       counts as the kept answer ({@link KeyModel#keptAnswering}).
      *   <li>An execution whose answer some client received was stored first (the library stores, then answers): it
      *       stays as it ended, kept, and a run of its key after it breaks {@code once}.
      * </ul>
@@ -75,7 +75,10 @@ public record Kill(long at, List<Ledger.Started> notEnded, Set<Long> ended) {
                 "");
     }
 
-    /** {@code run}, its lease known held until {@code at} and lost then. */
+    /**
+     * {@code run}, its lease lost at the kill {@code at} at the latest: a run that knew its lease lost earlier, or never
+     * held it ({@link KeyModel#startedAfterItsLease}), keeps what it knew.
+     */
     private static Ledger.Execution lostAt(Ledger.Execution run, long at) {
         return new Ledger.Execution(
                 run.id(),
@@ -86,7 +89,7 @@ public record Kill(long at, List<Ledger.Started> notEnded, Set<Long> ended) {
                 run.end(),
                 run.outcome(),
                 false,
-                at,
+                Math.min(run.heldUntil(), at),
                 run.answer());
     }
 }
