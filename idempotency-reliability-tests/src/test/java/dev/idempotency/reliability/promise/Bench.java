@@ -194,6 +194,7 @@ final class Bench implements AutoCloseable {
                 webflux,
                 mvcReplicated,
                 mvcFailingOver,
+                mvcSlowLink,
                 kafka)) {
             app.close(ConfigurableApplicationContext::close);
         }
