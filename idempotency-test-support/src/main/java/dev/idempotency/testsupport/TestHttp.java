@@ -4,12 +4,15 @@ import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
@@ -105,13 +108,34 @@ public final class TestHttp {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
+        HttpRequest built = request.build();
         try {
-            return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return client.send(built, HttpResponse.BodyHandlers.ofString());
+        } catch (HttpTimeoutException ex) {
+            // A full-stack test's application runs in this JVM: what its threads were doing says why it did not answer.
+            System.err.println("[test-http] no answer to " + built.method() + " " + built.uri() + " within "
+                    + built.timeout().orElseThrow() + "; the threads of this JVM:\n" + threads());
+            throw new IllegalStateException(ex);
         } catch (IOException ex) {
             throw new IllegalStateException(ex);
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(ex);
         }
+    }
+
+    private static String threads() {
+        StringBuilder dump = new StringBuilder();
+        for (ThreadInfo thread : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            dump.append('"').append(thread.getThreadName()).append("\" ").append(thread.getThreadState());
+            if (thread.getLockName() != null) {
+                dump.append(" on ").append(thread.getLockName());
+            }
+            dump.append('\n');
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                dump.append("    at ").append(frame).append('\n');
+            }
+        }
+        return dump.toString();
     }
 }
