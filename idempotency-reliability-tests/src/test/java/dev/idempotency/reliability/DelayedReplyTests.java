@@ -48,38 +48,25 @@ class DelayedReplyTests {
         ReliabilityReport.redisVersion(redis.version());
         AtomicInteger lateRuns = new AtomicInteger();
         AtomicInteger otherRuns = new AtomicInteger();
-        try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
-                CoreStack late = CoreStack.connect(proxy.host(), proxy.port(), COMMAND_TIMEOUT, prefix);
-                CoreStack other = CoreStack.connect(redis.host(), redis.port(), COMMAND_TIMEOUT, prefix);
-                RedisAdmin admin = new RedisAdmin(redis.host(), redis.port())) {
-            warmUp(late);
-            String recordKey = late.keys.requestId("", "op", "order-1");
-            String first = heldPastTheLease(proxy, admin, recordKey, () -> execute(late, recordKey, lateRuns), () -> {
-                assertThat(execute(other, recordKey, otherRuns)).isEqualTo("ran");
-                return null;
-            });
-            String retry = execute(late, recordKey, lateRuns);
-
-            String resource = "stock-1";
-            LockHandle[] otherHolder = new LockHandle[1];
-            String locked = heldPastTheLease(
-                    proxy, admin, late.keys.lock(resource), () -> callLocked(late, resource, lateRuns), () -> {
-                        otherHolder[0] = other.locks.acquire(resource, LEASE, Duration.ZERO);
-                        return null;
-                    });
-            boolean otherStillHeld = !otherHolder[0].isLost();
-            otherHolder[0].close();
+        try (Instances two = Instances.start(redis, prefix)) {
+            String recordKey = two.late.keys.requestId("", "op", "order-1");
+            String first =
+                    two.claimHeldPastTheLease(recordKey, () -> execute(two.late, recordKey, lateRuns), otherRuns);
+            String retry = execute(two.late, recordKey, lateRuns);
+            LateLock locked = two.lockHeldPastTheLease("stock-1", () -> callLocked(two.late, "stock-1", lateRuns));
 
             ReliabilityReport.measured(
                     "4e",
                     "REQUEST_ID: late caller " + first + ", the other instance ran " + otherRuns.get()
-                            + ", the late caller's retry got " + retry + "; LOCK: late caller " + locked
-                            + " while the other instance held the lock (still held after: " + otherStillHeld
+                            + ", the late caller's retry got " + retry + "; LOCK: late caller " + locked.late()
+                            + " while the other instance held the lock (still held after: " + locked.otherStillHeld()
                             + "); the late caller's work ran " + lateRuns.get() + " times");
             assertThat(first).as("REQUEST_ID: the late claim's caller").isEqualTo("503");
             assertThat(retry).as("REQUEST_ID: its retry").isEqualTo("replay");
-            assertThat(locked).as("LOCK: the late acquisition's caller").isEqualTo("503");
-            assertThat(otherStillHeld).as("LOCK: the other holder's lock").isTrue();
+            assertThat(locked.late()).as("LOCK: the late acquisition's caller").isEqualTo("503");
+            assertThat(locked.otherStillHeld())
+                    .as("LOCK: the other holder's lock")
+                    .isTrue();
             assertThat(lateRuns).as("the late callers' work").hasValue(0);
             assertThat(otherRuns).as("the other instance's work").hasValue(1);
         }
@@ -94,73 +81,107 @@ class DelayedReplyTests {
                     + " instance keeps it")
     void anAsynchronousAdmissionWhoseReplyCameAfterItsLeaseIsRefused(RedisServer redis) throws Exception {
         ReliabilityReport.redisVersion(redis.version());
-        try (FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
-                CoreStack late = CoreStack.connect(proxy.host(), proxy.port(), COMMAND_TIMEOUT, prefix);
-                CoreStack other = CoreStack.connect(redis.host(), redis.port(), COMMAND_TIMEOUT, prefix);
-                RedisAdmin admin = new RedisAdmin(redis.host(), redis.port())) {
-            warmUp(late);
-            String recordKey = late.keys.requestId("", "op", "order-async");
-            AtomicInteger otherRuns = new AtomicInteger();
+        AtomicInteger otherRuns = new AtomicInteger();
+        try (Instances two = Instances.start(redis, prefix)) {
+            String recordKey = two.late.keys.requestId("", "op", "order-async");
             String claimed =
-                    heldPastTheLease(proxy, admin, recordKey, () -> admitAsync(late.executor, "order-async"), () -> {
-                        assertThat(execute(other, recordKey, otherRuns)).isEqualTo("ran");
-                        return null;
-                    });
-            String retry = execute(late, recordKey, new AtomicInteger());
-
-            LockHandle[] otherHolder = new LockHandle[1];
-            String locked = heldPastTheLease(
-                    proxy, admin, late.keys.lock("stock-async"), () -> admitAsync(late.locks, "stock-async"), () -> {
-                        otherHolder[0] = other.locks.acquire("stock-async", LEASE, Duration.ZERO);
-                        return null;
-                    });
-            boolean otherStillHeld = !otherHolder[0].isLost() && admin.exists(late.keys.lock("stock-async"));
-            otherHolder[0].close();
+                    two.claimHeldPastTheLease(recordKey, () -> admitAsync(two.late.executor, "order-async"), otherRuns);
+            String retry = execute(two.late, recordKey, new AtomicInteger());
+            LateLock locked = two.lockHeldPastTheLease("stock-async", () -> admitAsync(two.late.locks, "stock-async"));
 
             ReliabilityReport.measured(
                     "4f",
                     "REQUEST_ID: late admission " + claimed + ", the other instance ran " + otherRuns.get()
-                            + ", a retry got " + retry + "; LOCK: late admission " + locked
-                            + " while the other instance held the lock (still held after: " + otherStillHeld + ")");
+                            + ", a retry got " + retry + "; LOCK: late admission " + locked.late()
+                            + " while the other instance held the lock (still held after: " + locked.otherStillHeld()
+                            + ")");
             assertThat(claimed).as("REQUEST_ID: the late asynchronous claim").isEqualTo("503");
             assertThat(otherRuns).as("the other instance's work").hasValue(1);
             assertThat(retry).as("REQUEST_ID: a retry").isEqualTo("replay");
-            assertThat(locked).as("LOCK: the late asynchronous acquisition").isEqualTo("503");
-            assertThat(otherStillHeld).as("LOCK: the other holder's lock").isTrue();
+            assertThat(locked.late())
+                    .as("LOCK: the late asynchronous acquisition")
+                    .isEqualTo("503");
+            assertThat(locked.otherStillHeld())
+                    .as("LOCK: the other holder's lock")
+                    .isTrue();
         }
     }
 
-    /**
-     * Starts {@code call} with its replies held, waits until Redis executed its command and the lease ran out there, lets
-     * {@code meanwhile} take the key, then lets the reply through: the call's outcome.
-     */
-    private static String heldPastTheLease(
-            FaultProxy proxy, RedisAdmin admin, String key, Supplier<String> call, Supplier<Void> meanwhile)
-            throws Exception {
-        proxy.holdReplies(true);
-        CompletableFuture<String> outcome;
-        try {
-            outcome = CompletableFuture.supplyAsync(call);
-            assertThat(Race.await(DEADLINE, 10, () -> admin.exists(key)))
-                    .as("Redis executed the command")
-                    .isTrue();
-            assertThat(Race.await(DEADLINE, 10, () -> !admin.exists(key)))
-                    .as("the lease ran out in Redis")
-                    .isTrue();
-            meanwhile.get();
-        } finally {
-            proxy.holdReplies(false);
-        }
-        return outcome.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
-    }
+    /** The late caller's outcome, and whether the other instance still held the lock after it. */
+    private record LateLock(String late, boolean otherStillHeld) {}
 
     /**
-     * Connects the late stack and loads its scripts while replies still flow: with replies held, the connection's
-     * handshake or a script's first load would wait too, and the claim would never reach Redis.
+     * Two instances on one Redis: {@code late} behind a fault proxy that can hold its replies back, {@code other}
+     * straight on Redis, and the harness's own connection.
      */
-    private static void warmUp(CoreStack stack) {
-        execute(stack, stack.keys.requestId("", "op", "warm-up"), new AtomicInteger());
-        stack.locks.acquire("warm-up", LEASE, Duration.ZERO).close();
+    private record Instances(FaultProxy proxy, CoreStack late, CoreStack other, RedisAdmin admin)
+            implements AutoCloseable {
+
+        /**
+         * Connects both, and loads the late stack's scripts while replies still flow: with replies held, the
+         * connection's handshake or a script's first load would wait too, and the claim would never reach Redis.
+         */
+        static Instances start(RedisServer redis, String prefix) {
+            FaultProxy proxy = FaultProxy.start(redis.host(), redis.port());
+            Instances two = new Instances(
+                    proxy,
+                    CoreStack.connect(proxy.host(), proxy.port(), COMMAND_TIMEOUT, prefix),
+                    CoreStack.connect(redis.host(), redis.port(), COMMAND_TIMEOUT, prefix),
+                    new RedisAdmin(redis.host(), redis.port()));
+            execute(two.late, two.late.keys.requestId("", "op", "warm-up"), new AtomicInteger());
+            two.late.locks.acquire("warm-up", LEASE, Duration.ZERO).close();
+            return two;
+        }
+
+        /** {@code call} claims {@code recordKey} late, while the other instance runs it ({@code otherRuns}). */
+        String claimHeldPastTheLease(String recordKey, Supplier<String> call, AtomicInteger otherRuns)
+                throws Exception {
+            return heldPastTheLease(
+                    recordKey,
+                    call,
+                    () -> assertThat(execute(other, recordKey, otherRuns)).isEqualTo("ran"));
+        }
+
+        /** {@code call} locks {@code resource} late, while the other instance takes the lock and holds it. */
+        LateLock lockHeldPastTheLease(String resource, Supplier<String> call) throws Exception {
+            LockHandle[] otherHolder = new LockHandle[1];
+            String lockKey = late.keys.lock(resource);
+            String outcome = heldPastTheLease(
+                    lockKey, call, () -> otherHolder[0] = other.locks.acquire(resource, LEASE, Duration.ZERO));
+            boolean stillHeld = !otherHolder[0].isLost() && admin.exists(lockKey);
+            otherHolder[0].close();
+            return new LateLock(outcome, stillHeld);
+        }
+
+        /**
+         * Starts {@code call} with its replies held, waits until Redis executed its command and the lease ran out
+         * there, lets {@code meanwhile} take the key, then lets the reply through: the call's outcome.
+         */
+        private String heldPastTheLease(String key, Supplier<String> call, Runnable meanwhile) throws Exception {
+            proxy.holdReplies(true);
+            CompletableFuture<String> outcome;
+            try {
+                outcome = CompletableFuture.supplyAsync(call);
+                assertThat(Race.await(DEADLINE, 10, () -> admin.exists(key)))
+                        .as("Redis executed the command")
+                        .isTrue();
+                assertThat(Race.await(DEADLINE, 10, () -> !admin.exists(key)))
+                        .as("the lease ran out in Redis")
+                        .isTrue();
+                meanwhile.run();
+            } finally {
+                proxy.holdReplies(false);
+            }
+            return outcome.get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() {
+            admin.close();
+            other.close();
+            late.close();
+            proxy.close();
+        }
     }
 
     private static String execute(CoreStack stack, String recordKey, AtomicInteger runs) {
