@@ -3,6 +3,7 @@ package dev.idempotency.web.reactive;
 import dev.idempotency.internal.http.HeldBytes;
 import dev.idempotency.internal.http.HeldCall;
 import dev.idempotency.internal.http.StoredResponse;
+import dev.idempotency.internal.reactive.AfterSettlement;
 import dev.idempotency.internal.reactive.Relay;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -111,10 +112,10 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
                 .concatMap(chunk -> {
                     if (!overflowed.get()) { // a chunk ends early only past a limit: this is the whole body
                         // Settled, the body is no longer held back: it is the server's to send, however slowly.
-                        return settle(ExchangeState.copy(chunk), "").concatWith(Flux.defer(() -> {
+                        return AfterSettlement.send(settled(ExchangeState.copy(chunk), ""), () -> {
                             budget.release(reserved.getAndSet(0));
-                            return Flux.fromIterable(chunk);
-                        }));
+                            return chunk;
+                        });
                     }
                     budget.release(reserved.getAndSet(0));
                     return Flux.fromIterable(chunk);
@@ -130,6 +131,10 @@ final class RecordingResponse extends ServerHttpResponseDecorator {
     }
 
     private Flux<DataBuffer> settle(byte @Nullable [] body, String whyNot) {
-        return Mono.defer(() -> state.settle(getDelegate(), body, whyNot)).thenMany(Flux.empty());
+        return settled(body, whyNot).thenMany(Flux.empty());
+    }
+
+    private Mono<Void> settled(byte @Nullable [] body, String whyNot) {
+        return Mono.defer(() -> state.settle(getDelegate(), body, whyNot));
     }
 }
