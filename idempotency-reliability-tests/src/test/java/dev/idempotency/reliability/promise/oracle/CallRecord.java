@@ -34,7 +34,7 @@ public record CallRecord(
 
     /**
      * How long a client that waits waits for its answer (an HTTP client's request timeout): far longer than any work
-     * (4.5 s), fault (4.4 s) and command timeout (6 s) of a history, so that a call without an answer after it hung.
+     * (4.5 s), fault (4.4 s) and command timeout (6 s) of a history: a call still without an answer after it hung.
      */
     public static final Duration PATIENCE = Duration.ofSeconds(20);
 
