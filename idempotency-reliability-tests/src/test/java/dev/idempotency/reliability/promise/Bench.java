@@ -6,8 +6,10 @@ import dev.idempotency.reliability.promise.oracle.PathContract;
 import dev.idempotency.token.TokenExecutor;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -134,11 +136,22 @@ final class Bench implements AutoCloseable {
                 lost.judged(played.records()),
                 runs,
                 ledger.lossReports(),
-                history.fault().span() > 0 || history.then().span() > 0));
+                faults(history)));
         (path.endsWith("-replicated") || path.endsWith("-failover") ? replicated : durable)
                 .get()
                 .clearLeftovers(); // reported above; a history that follows must not inherit them
         return new Judged(played, runs, violations, lost);
+    }
+
+    /** The kinds of the faults {@code history} injects: none when it injects none. */
+    private static Set<History.Fault.Kind> faults(History history) {
+        Set<History.Fault.Kind> kinds = EnumSet.noneOf(History.Fault.Kind.class);
+        for (History.Fault fault : List.of(history.fault(), history.then())) {
+            if (fault.span() > 0) {
+                kinds.add(fault.kind());
+            }
+        }
+        return kinds;
     }
 
     private ConfigurableApplicationContext app(String path, History history) {

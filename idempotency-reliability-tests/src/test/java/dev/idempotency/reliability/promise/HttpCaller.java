@@ -1,5 +1,6 @@
 package dev.idempotency.reliability.promise;
 
+import dev.idempotency.reliability.promise.oracle.CallRecord;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class HttpCaller implements Caller {
 
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
+    private static final Duration PATIENCE = CallRecord.PATIENCE;
     private static final Pattern PROBLEM_TYPE = Pattern.compile("urn:idempotency:problem:([a-z-]+)");
     private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
 
@@ -64,7 +65,7 @@ final class HttpCaller implements Caller {
                     yield Answer.none(id, call.key());
                 }
             }
-            default -> exchange(port, key, job, id, call.key(), false, PATIENCE);
+            default -> waiting(port, key, job, id, call.key(), false);
         };
     }
 
@@ -76,7 +77,19 @@ final class HttpCaller implements Caller {
 
     @Override
     public Answer last(int index, int attempt, String key, Job job, String id) throws Exception {
-        return exchange(ports[attempt % ports.length], key, job, id, index, true, PATIENCE);
+        return waiting(ports[attempt % ports.length], key, job, id, index, true);
+    }
+
+    /**
+     * A call whose client waits its whole patience: no answer by then is recorded as none (the oracle's liveness rule
+     * judges such a call, {@code oracle.Liveness}), so that a hung call is judged with the rest of its history.
+     */
+    private Answer waiting(int port, String key, Job job, String id, int index, boolean last) throws Exception {
+        try {
+            return exchange(port, key, job, id, index, last, PATIENCE);
+        } catch (HttpTimeoutException gaveUp) {
+            return new Answer(id, index, last, Answer.NONE, "", false, null);
+        }
     }
 
     private Answer exchange(int port, String key, Job job, String id, int index, boolean last, Duration timeout)

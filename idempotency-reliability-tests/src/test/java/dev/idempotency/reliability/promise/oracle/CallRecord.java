@@ -1,5 +1,6 @@
 package dev.idempotency.reliability.promise.oracle;
 
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,11 +32,25 @@ public record CallRecord(
     /** The status of a call that got no answer. */
     public static final int NONE = -1;
 
+    /**
+     * How long a client that waits waits for its answer (an HTTP client's request timeout): far longer than any work
+     * (4.5 s), fault (4.4 s) and command timeout (6 s) of a history: a call still without an answer after it hung.
+     */
+    public static final Duration PATIENCE = Duration.ofSeconds(20);
+
     /** How a call ended, as its client knows it. */
     public enum Ending {
         OK,
         FAIL,
         INFO
+    }
+
+    /**
+     * An {@link Ending#INFO} call whose client waited its whole {@link #PATIENCE} (it did not leave early, and its
+     * connection did not break first): the application kept the call open and never answered.
+     */
+    public boolean waitedOut() {
+        return status == NONE && !clientLeft && completed - invoked >= PATIENCE.toNanos();
     }
 
     public Ending ending() {

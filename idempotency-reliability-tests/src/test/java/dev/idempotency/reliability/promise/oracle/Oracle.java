@@ -1,9 +1,12 @@
 package dev.idempotency.reliability.promise.oracle;
 
 import dev.idempotency.reliability.promise.Guard;
+import dev.idempotency.reliability.promise.History;
 import dev.idempotency.reliability.promise.Ledger;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Judges every call of a history, and every run of its work, against the model of the promise ({@link KeyModel}),
@@ -23,8 +26,9 @@ import java.util.List;
  * moment that run knew its lease held ({@link Ledger.Execution#heldUntil()}), and then the library must have reported
  * the loss (the lost-lease listener) while that run went on.
  *
- * The rules of the answers are {@link Answers}' ({@link Records}' for Kafka records). Returns the violations, empty
- * when the promise held.
+ * The rules of the answers are {@link Answers}' ({@link Records}' for Kafka records); a call without an answer is
+ * judged by {@link Liveness}: a client that waits gets an answer while the application is up. Returns the violations,
+ * empty when the promise held.
  */
 public final class Oracle {
 
@@ -34,9 +38,8 @@ public final class Oracle {
     private Oracle() {}
 
     /**
-     * @param calls every call of the history, the last calls included
-     * @param runs every run of the history's work that ended, on keys named {@code keyPrefix + number}
-     * @param faulted whether the history injected a fault (a completion may then be lost, and a claim stray)
+     * A history whose faults are known only as {@code faulted} (a hand-made one): a fault, when there was one, may have
+     * been of any kind, so it excuses a call that waited out its patience ({@link Liveness}).
      */
     public static List<String> judge(
             PathContract contract,
@@ -45,6 +48,29 @@ public final class Oracle {
             List<Ledger.Execution> runs,
             List<Long> lossReports,
             boolean faulted) {
+        return judge(
+                contract,
+                keyPrefix,
+                calls,
+                runs,
+                lossReports,
+                faulted ? EnumSet.allOf(History.Fault.Kind.class) : EnumSet.noneOf(History.Fault.Kind.class));
+    }
+
+    /**
+     * @param calls every call of the history, the last calls included
+     * @param runs every run of the history's work that ended, on keys named {@code keyPrefix + number}
+     * @param faults the kinds of the faults the history injected, none if empty (a completion may then be lost, a
+     *     claim stray, and a waiting call unanswered)
+     */
+    public static List<String> judge(
+            PathContract contract,
+            String keyPrefix,
+            List<CallRecord> calls,
+            List<Ledger.Execution> runs,
+            List<Long> lossReports,
+            Set<History.Fault.Kind> faults) {
+        boolean faulted = !faults.isEmpty();
         List<String> violations = new ArrayList<>();
         calls.stream().mapToInt(CallRecord::key).distinct().sorted().forEach(key -> {
             List<CallRecord> ofKey =
@@ -57,6 +83,7 @@ public final class Oracle {
                             .toList());
             runRules(contract.guard(), model, lossReports, violations);
             for (CallRecord call : ofKey) {
+                Liveness.judge(contract, call, faults, violations);
                 if (contract.records()) {
                     Records.judge(contract, model, call, faulted, violations);
                 } else if (call.ending() != CallRecord.Ending.INFO) {

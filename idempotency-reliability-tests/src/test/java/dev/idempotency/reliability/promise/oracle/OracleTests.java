@@ -3,8 +3,11 @@ package dev.idempotency.reliability.promise.oracle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idempotency.reliability.promise.Guard;
+import dev.idempotency.reliability.promise.History.Fault.Kind;
 import dev.idempotency.reliability.promise.Ledger;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -295,6 +298,46 @@ class OracleTests {
                 .singleElement()
                 .asString()
                 .contains("never ran");
+    }
+
+    /**
+     * A client that waits its whole patience and gets no answer: the application hung on its call, as a WebFlux
+     * handler that threw once did (its response never written). Rejected, naming the call, unless a fault stopped
+     * answers (the application's JVM killed); not judged for a client that left early, nor for a connection that broke
+     * first (the application ended the exchange).
+     */
+    @Test
+    void aWaitingCallWithoutAnAnswerIsRejectedUnlessAFaultStoppedAnswers() {
+        long patience = CallRecord.PATIENCE.toNanos(); // this rule compares with the patience: times in ns here
+        Ledger.Execution threw = run("c0", 0, 10, 50, "throw", "");
+        CallRecord hung =
+                new CallRecord("c0", 0, MAIN, 0, patience + 5, CallRecord.NONE, "", false, null, false, false);
+        assertThat(judge(MVC_REQUEST_ID, List.of(hung), threw))
+                .singleElement()
+                .asString()
+                .startsWith("liveness: c0 k0 no answer")
+                .contains("waited 20 s and got no answer");
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", List.of(hung), List.of(threw), List.of(), faults(Kind.APP_KILLED)))
+                .isEmpty();
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", List.of(hung), List.of(threw), List.of(), faults(Kind.KILL)))
+                .as("Redis killed: the library answers 503 at once, it never holds a call")
+                .singleElement()
+                .asString()
+                .startsWith("liveness: c0");
+        CallRecord left = new CallRecord("c0", 0, MAIN, 0, patience + 5, CallRecord.NONE, "", false, null, true, false);
+        assertThat(judge(MVC_REQUEST_ID, List.of(left), threw)).isEmpty();
+        CallRecord broken = new CallRecord("c0", 0, MAIN, 0, 60, CallRecord.NONE, "", false, null, false, false);
+        assertThat(judge(MVC_REQUEST_ID, List.of(broken), threw)).isEmpty();
+        CallRecord lastHung =
+                new CallRecord("c0-last", 0, MAIN, 0, patience, CallRecord.NONE, "", false, null, false, true);
+        assertThat(judge(MVC_REQUEST_ID, List.of(lastHung)))
+                .singleElement()
+                .asString()
+                .contains("c0-last k0 no answer (the last call of its key)");
+    }
+
+    private static Set<Kind> faults(Kind kind) {
+        return EnumSet.of(kind);
     }
 
     private static List<String> judge(PathContract contract, List<CallRecord> calls, Ledger.Execution... runs) {
