@@ -71,7 +71,7 @@ class KillTests {
     }
 
     private static List<String> judge(List<CallRecord> calls, List<Ledger.Execution> runs, Kill kill) {
-        return Oracle.judge(MVC, "p", calls, Kill.judged(runs, List.of(kill), calls, "p"), List.of(), true);
+        return Oracle.judge(MVC, "p", calls, Kill.judged(runs, List.of(kill), calls, "p"), List.of(), Oracle.ANY_FAULT);
     }
 
     private static Ledger.Execution run(long id, String call, long start, long end, String answer) {

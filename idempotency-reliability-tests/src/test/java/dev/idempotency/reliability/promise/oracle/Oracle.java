@@ -4,6 +4,7 @@ import dev.idempotency.reliability.promise.Guard;
 import dev.idempotency.reliability.promise.History;
 import dev.idempotency.reliability.promise.Ledger;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -38,24 +39,11 @@ public final class Oracle {
     private Oracle() {}
 
     /**
-     * A history whose faults are known only as {@code faulted} (a hand-made one): a fault, when there was one, may have
-     * been of any kind, so it excuses a call that waited out its patience ({@link Liveness}).
+     * The faults of a hand-made history that had some, of no kind in particular: every kind, so that each excuses what
+     * it may (a call that waited out its patience among them, {@link Liveness}).
      */
-    public static List<String> judge(
-            PathContract contract,
-            String keyPrefix,
-            List<CallRecord> calls,
-            List<Ledger.Execution> runs,
-            List<Long> lossReports,
-            boolean faulted) {
-        return judge(
-                contract,
-                keyPrefix,
-                calls,
-                runs,
-                lossReports,
-                faulted ? EnumSet.allOf(History.Fault.Kind.class) : EnumSet.noneOf(History.Fault.Kind.class));
-    }
+    public static final Set<History.Fault.Kind> ANY_FAULT =
+            Collections.unmodifiableSet(EnumSet.allOf(History.Fault.Kind.class));
 
     /**
      * @param calls every call of the history, the last calls included

@@ -180,15 +180,15 @@ class OracleTests {
                 answered("c1", 0, 2 * s, 4 * s, 200, "exec-2", false, null));
         Ledger.Execution afterLoss =
                 new Ledger.Execution(2, "c1", "p0", 8, 3 * s, 4 * s, "ok", true, Long.MAX_VALUE, "exec-2");
-        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, afterLoss), List.of(2 * s + 50), true))
+        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, afterLoss), List.of(2 * s + 50), Oracle.ANY_FAULT))
                 .isEmpty();
-        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, afterLoss), List.of(), true))
+        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, afterLoss), List.of(), Oracle.ANY_FAULT))
                 .singleElement()
                 .asString()
                 .contains("no loss was reported");
         Ledger.Execution beforeLoss =
                 new Ledger.Execution(2, "c1", "p0", 8, s, 4 * s, "ok", true, Long.MAX_VALUE, "exec-2");
-        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, beforeLoss), List.of(2 * s + 50), true))
+        assertThat(Oracle.judge(MVC_LOCK, "p", calls, List.of(lost, beforeLoss), List.of(2 * s + 50), Oracle.ANY_FAULT))
                 .singleElement()
                 .asString()
                 .contains("still ran");
@@ -200,17 +200,17 @@ class OracleTests {
         List<CallRecord> calls = List.of(answered("c0", 0, 0, 4 * s, 200, "exec-1", false, null));
         Ledger.Execution late =
                 new Ledger.Execution(1, "c0", "p0", 0, 3 * s, 4 * s, "ok", false, Long.MIN_VALUE, "exec-1");
-        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(late), List.of(), true))
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(late), List.of(), Oracle.ANY_FAULT))
                 .singleElement()
                 .asString()
                 .contains("confirmed after its lease had run out");
         // Never held, but it started within a lease and the slack of its call: its lease may have run out as it began.
         Ledger.Execution justInTime =
                 new Ledger.Execution(1, "c0", "p0", 0, 2 * s + s / 2, 4 * s, "ok", false, Long.MIN_VALUE, "exec-1");
-        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(justInTime), List.of(), true))
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(justInTime), List.of(), Oracle.ANY_FAULT))
                 .isEmpty();
         Ledger.Execution held = new Ledger.Execution(1, "c0", "p0", 0, 3 * s, 4 * s, "ok", false, 3 * s, "exec-1");
-        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(held), List.of(), true))
+        assertThat(Oracle.judge(MVC_REQUEST_ID, "p", calls, List.of(held), List.of(), Oracle.ANY_FAULT))
                 .isEmpty();
     }
 
@@ -341,7 +341,7 @@ class OracleTests {
     }
 
     private static List<String> judge(PathContract contract, List<CallRecord> calls, Ledger.Execution... runs) {
-        return Oracle.judge(contract, "p", calls, List.of(runs), List.of(), false);
+        return Oracle.judge(contract, "p", calls, List.of(runs), List.of(), Set.of());
     }
 
     private static Ledger.Execution run(String call, int key, long start, long end, String outcome, String answer) {
