@@ -148,7 +148,7 @@ class LockContractTests extends StoreContract {
                 return handle.fencingToken();
             }
         });
-        Thread.sleep(300);
+        Await.until(Duration.ofSeconds(10), "the waiter to wait for the release", () -> locks.waitersFor(sku) == 1);
         assertThat(waiter).isNotDone();
         holder.close();
         assertThat(waiter.get(15, TimeUnit.SECONDS)).isGreaterThan(holder.fencingToken());

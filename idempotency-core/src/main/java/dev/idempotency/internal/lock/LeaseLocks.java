@@ -178,6 +178,14 @@ public final class LeaseLocks implements LeaseLockManager, AutoCloseable {
         });
     }
 
+    /**
+     * How many callers of this JVM wait for the lock on {@code resource} to be released: each has tried it once, and
+     * will hear its release.
+     */
+    public int waitersFor(String resource) {
+        return signals.waiters(keys.lock(resource));
+    }
+
     /** Tries again whenever the lock is released (or the fallback interval passes) until acquired or too late. */
     private CompletableFuture<HeldLock> awaitRelease(
             LockReleaseSignals.Signal signal,

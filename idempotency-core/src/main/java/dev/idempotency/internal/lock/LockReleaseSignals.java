@@ -39,6 +39,12 @@ final class LockReleaseSignals {
         });
     }
 
+    /** How many callers wait for {@code key}'s release. */
+    int waiters(String key) {
+        Signal signal = signals.get(key);
+        return signal == null ? 0 : signal.waiters;
+    }
+
     void unregister(String key) {
         signals.computeIfPresent(key, (k, signal) -> --signal.waiters == 0 ? null : signal);
     }
@@ -56,7 +62,9 @@ final class LockReleaseSignals {
         private final Scheduling scheduling;
         private final List<CompletableFuture<Void>> waiting = new ArrayList<>();
         private long generation;
-        private int waiters;
+
+        /** Changed only inside the map's {@code compute}, which serializes the changes; read by {@link #waiters}. */
+        private volatile int waiters;
 
         Signal(Scheduling scheduling) {
             this.scheduling = scheduling;
