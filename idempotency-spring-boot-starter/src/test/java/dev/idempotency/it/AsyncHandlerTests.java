@@ -3,6 +3,7 @@ package dev.idempotency.it;
 import static dev.idempotency.it.HttpContractTests.assertProblem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idempotency.testsupport.Await;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -97,11 +98,7 @@ class AsyncHandlerTests extends ShopTest {
     }
 
     /** Waits (bounded) until the handler has run and parked its async work. */
-    private static void await(BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waited 20 s for the handler").isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    private static void await(BooleanSupplier condition) {
+        Await.until(Duration.ofSeconds(20), "the handler to park its async work", condition);
     }
 }
