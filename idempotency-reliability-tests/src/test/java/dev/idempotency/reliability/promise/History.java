@@ -1,5 +1,6 @@
 package dev.idempotency.reliability.promise;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -13,6 +14,9 @@ import java.util.stream.IntStream;
  * @param then a second fault, from {@code then.at()} ms after the first one ended; a span of 0 is none
  */
 public record History(List<Call> calls, List<Work> works, Fault fault, Fault then, boolean oneThread) {
+
+    /** The lease of the claims and locks of every history's application: work past a third of it is renewed. */
+    public static final Duration LEASE = Duration.ofSeconds(2);
 
     /** A history with one fault at most. */
     public History(List<Call> calls, List<Work> works, Fault fault, boolean oneThread) {

@@ -13,7 +13,7 @@ import net.jqwik.api.statistics.Statistics;
  */
 class HistoryCoverageTests {
 
-    private static final int RENEWAL_MS = 667; // a third of the checker's 2 s lease
+    private static final int RENEWAL_MS = (int) Math.ceil(History.LEASE.toMillis() / 3.0); // renewed from there
 
     @Provide
     net.jqwik.api.Arbitrary<History> histories() {

@@ -161,8 +161,8 @@ public class PromiseApp {
                 "spring.data.redis.timeout=500ms",
                 "spring.data.redis.connect-timeout=500ms",
                 "idempotency.key-prefix=promise:",
-                "idempotency.request-id.lease=2s",
-                "idempotency.lock.lease=2s",
+                "idempotency.request-id.lease=" + History.LEASE.toMillis() + "ms",
+                "idempotency.lock.lease=" + History.LEASE.toMillis() + "ms",
                 "idempotency.lock.wait=300ms",
                 "idempotency.token.endpoint.max-per-caller=0", // every client is 127.0.0.1
                 "spring.mvc.async.request-timeout=400ms"));

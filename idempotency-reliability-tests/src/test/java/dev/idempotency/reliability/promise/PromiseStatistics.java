@@ -2,7 +2,6 @@ package dev.idempotency.reliability.promise;
 
 import dev.idempotency.reliability.promise.oracle.CallRecord;
 import dev.idempotency.reliability.promise.oracle.Kill;
-import java.time.Duration;
 import java.util.List;
 import net.jqwik.api.statistics.Statistics;
 
@@ -17,7 +16,7 @@ import net.jqwik.api.statistics.Statistics;
 final class PromiseStatistics {
 
     static final int SOAK_TRIES = 20;
-    private static final long LEASE = Duration.ofSeconds(2).toNanos(); // the checker's claims and locks
+    private static final long LEASE = History.LEASE.toNanos();
     private static final long RENEWAL = LEASE / 3;
     private static final long MS = 1_000_000;
 

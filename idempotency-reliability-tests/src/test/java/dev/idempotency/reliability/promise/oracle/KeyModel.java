@@ -1,5 +1,6 @@
 package dev.idempotency.reliability.promise.oracle;
 
+import dev.idempotency.reliability.promise.History;
 import dev.idempotency.reliability.promise.Ledger;
 import java.util.Comparator;
 import java.util.List;
@@ -21,8 +22,7 @@ final class KeyModel {
         DONE
     }
 
-    /** The checker's lease of claims and locks. */
-    private static final long LEASE_NANOS = java.time.Duration.ofSeconds(2).toNanos();
+    private static final long LEASE_NANOS = History.LEASE.toNanos();
 
     /** How late after its call a claim or lock may be sent (the lock waits up to 300 ms), with room to spare. */
     static final long SEND_SLACK_MILLIS = 800;
