@@ -146,6 +146,18 @@ JDBC=jdbc-
 # (--bench.database=mariadb), compared with mariadb-baseline.
 MARIADB=mariadb-
 
+# store_args_of <scenario>: the bench app's arguments that put its REQUEST_ID records where the scenario needs them
+# (none for Redis). MariaDB's driver logs each duplicate's expected duplicate-key error at WARN; quieted as
+# docs/guide/stores.md advises.
+store_args_of() {
+  case "$1" in
+    "$JDBC"*) echo "--idempotency.store=jdbc" ;;
+    "$MARIADB"*) echo "--idempotency.store=jdbc --bench.database=mariadb \
+--logging.level.org.mariadb.jdbc.message.server.ErrorPacket=error" ;;
+    *) echo "" ;;
+  esac
+}
+
 # baseline_of <scenario>: the baseline of the scenario's app
 baseline_of() {
   case "$1" in

@@ -7,7 +7,8 @@
 #
 # Each checkout must have been built (benchmarks/run.sh, or ./mvnw -pl benchmarks -am package -DskipTests; add
 # -Pboot-4.1 to an older checkout whose default Boot differs). Scenarios are those of one app (default: the WebFlux
-# ones). Options (environment): ROUNDS (default 4), DURATION WARMUP CONNECTIONS THREADS DRIVER (see README.md).
+# ones; jdbc-* and mariadb-* start the app on that store). Options (environment): ROUNDS (default 4), DURATION WARMUP
+# CONNECTIONS THREADS DRIVER (see README.md).
 # Prints, per scenario, each round's req/s and app CPU per request for A and B, and their medians.
 set -euo pipefail
 
@@ -29,6 +30,11 @@ fi
 ROUNDS=${ROUNDS:-4}
 APP_TYPE=servlet
 [[ "${SCENARIOS[0]}" != "$WEBFLUX"* ]] || APP_TYPE=reactive
+APP_ARGS="$APP_ARGS $(store_args_of "${SCENARIOS[0]}")" # the JDBC and MariaDB scenarios' store
+for scenario in "${SCENARIOS[@]}"; do
+  [[ "$(baseline_of "$scenario")" == "$(baseline_of "${SCENARIOS[0]}")" ]] \
+    || { log "pair the scenarios of one app (Spring MVC, WebFlux, JDBC or MariaDB), not several"; exit 2; }
+done
 
 SKIP_BUILD=1
 build # this checkout's class path, for the load driver

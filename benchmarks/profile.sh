@@ -6,7 +6,8 @@
 #   cd <repo> && flock /tmp/mvn.lock benchmarks/profile.sh [scenario...]     (default: baseline request-id-first)
 #
 # Scenarios: baseline handwritten-first request-id-first request-id-dup token lock, or (all of them) the WebFlux ones,
-# webflux-baseline webflux-request-id-first webflux-request-id-dup webflux-token webflux-lock. Options (environment):
+# webflux-baseline webflux-request-id-first webflux-request-id-dup webflux-token webflux-lock, or the JDBC store's
+# jdbc-baseline jdbc-request-id-first jdbc-request-id-dup (mariadb-* on MariaDB). Options (environment):
 # DURATION WARMUP CONNECTIONS THREADS DRIVER JFR=1 SKIP_BUILD=1 PATCH_CLASSPATH KEEP_WORK=1 (see README.md).
 set -euo pipefail
 
@@ -23,9 +24,10 @@ if (( $# > 0 )); then SCENARIOS=("$@"); else SCENARIOS=(baseline request-id-firs
 # One app per run: Spring MVC, or WebFlux when the scenarios are the WebFlux ones.
 APP_TYPE=servlet
 [[ "${SCENARIOS[0]}" != "$WEBFLUX"* ]] || APP_TYPE=reactive
+APP_ARGS="$APP_ARGS $(store_args_of "${SCENARIOS[0]}")" # the JDBC and MariaDB scenarios' store
 for scenario in "${SCENARIOS[@]}"; do
   [[ "$(baseline_of "$scenario")" == "$(baseline_of "${SCENARIOS[0]}")" ]] \
-    || { log "profile Spring MVC or WebFlux scenarios, not both"; exit 2; }
+    || { log "profile the scenarios of one app (Spring MVC, WebFlux, JDBC or MariaDB), not several"; exit 2; }
 done
 
 build

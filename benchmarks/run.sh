@@ -175,7 +175,7 @@ APP_PID=""
 # on a fresh Redis for the rest.
 stop "$REDIS_PID"
 start_redis
-APP_ARGS="$APP_ARGS --idempotency.store=jdbc" start_app servlet
+APP_ARGS="$APP_ARGS $(store_args_of "${JDBC_SCENARIOS[0]}")" start_app servlet
 measure "${JDBC_SCENARIOS[@]}"
 
 stop "$APP_PID"
@@ -186,9 +186,7 @@ APP_PID=""
 # started by the app through the test support's MariaDb, killed when the app ends), on a fresh Redis.
 stop "$REDIS_PID"
 start_redis
-# The driver logs each duplicate's expected duplicate-key error at WARN; quieted as docs/guide/stores.md advises.
-APP_ARGS="$APP_ARGS --idempotency.store=jdbc --bench.database=mariadb \
-  --logging.level.org.mariadb.jdbc.message.server.ErrorPacket=error" start_app servlet
+APP_ARGS="$APP_ARGS $(store_args_of "${MARIADB_SCENARIOS[0]}")" start_app servlet
 measure "${MARIADB_SCENARIOS[@]}"
 
 stop "$APP_PID"
