@@ -83,24 +83,26 @@ final class ReliabilityReport {
         return out.toString();
     }
 
-    /** Merges this run's rows into {@code docs/RELIABILITY.md}, keeping rows of scenarios that did not run. */
+    /**
+     * Merges this run's rows into a copy of {@code docs/RELIABILITY.md} under {@code target/}, keeping the rows of
+     * scenarios that did not run: those of the last report there, if any, else the document's. The text around the
+     * table is always the document's, so that a report left in {@code target/} by an older run brings back none of its
+     * prose.
+     */
     static synchronized void writeFile() {
         if (ROWS.isEmpty()) {
             return;
         }
         Path file = file();
         try {
-            Path source = Files.exists(file) ? file : template();
-            String existing = Files.exists(source) ? Files.readString(source, StandardCharsets.UTF_8) : skeleton();
+            String existing = withTable(
+                    Files.exists(template()) ? Files.readString(template(), StandardCharsets.UTF_8) : skeleton());
+            String earlier = Files.exists(file) ? withTable(Files.readString(file, StandardCharsets.UTF_8)) : existing;
             int begin = existing.indexOf(BEGIN);
             int end = existing.indexOf(END);
-            if (begin < 0 || end < begin) {
-                existing = existing + "\n" + BEGIN + "\n" + END + "\n";
-                begin = existing.indexOf(BEGIN);
-                end = existing.indexOf(END);
-            }
             Map<String, String> lines = new TreeMap<>(BY_ID);
-            for (String line : existing.substring(begin, end).split("\n")) {
+            for (String line : earlier.substring(earlier.indexOf(BEGIN), earlier.indexOf(END))
+                    .split("\n")) {
                 Matcher id = ROW_ID.matcher(line);
                 if (id.find()) {
                     lines.put(id.group(1), line);
@@ -123,6 +125,13 @@ final class ReliabilityReport {
         } catch (IOException ex) {
             throw new UncheckedIOException("Could not write " + file, ex);
         }
+    }
+
+    /** {@code report}, with an empty table at its end when it has none. */
+    private static String withTable(String report) {
+        int begin = report.indexOf(BEGIN);
+        int end = report.indexOf(END);
+        return begin >= 0 && end > begin ? report : report + "\n" + BEGIN + "\n" + END + "\n";
     }
 
     /** Where this run's report goes: {@code target/reliability/RELIABILITY.md} of the module (Surefire's directory). */
