@@ -158,6 +158,15 @@ store_args_of() {
   esac
 }
 
+# require_one_app <scenario...>: exits unless every scenario runs against the same app as the first (one baseline)
+require_one_app() {
+  local scenario
+  for scenario in "$@"; do
+    [[ "$(baseline_of "$scenario")" == "$(baseline_of "$1")" ]] \
+      || { log "the scenarios of one app (Spring MVC, WebFlux, JDBC or MariaDB), please, not several"; exit 2; }
+  done
+}
+
 # baseline_of <scenario>: the baseline of the scenario's app
 baseline_of() {
   case "$1" in

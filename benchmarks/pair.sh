@@ -31,10 +31,7 @@ ROUNDS=${ROUNDS:-4}
 APP_TYPE=servlet
 [[ "${SCENARIOS[0]}" != "$WEBFLUX"* ]] || APP_TYPE=reactive
 APP_ARGS="$APP_ARGS $(store_args_of "${SCENARIOS[0]}")" # the JDBC and MariaDB scenarios' store
-for scenario in "${SCENARIOS[@]}"; do
-  [[ "$(baseline_of "$scenario")" == "$(baseline_of "${SCENARIOS[0]}")" ]] \
-    || { log "pair the scenarios of one app (Spring MVC, WebFlux, JDBC or MariaDB), not several"; exit 2; }
-done
+require_one_app "${SCENARIOS[@]}"
 
 SKIP_BUILD=1
 build # this checkout's class path, for the load driver
