@@ -15,8 +15,11 @@ import java.util.stream.IntStream;
  */
 public record History(List<Call> calls, List<Work> works, Fault fault, Fault then, boolean oneThread) {
 
-    /** The lease of the claims and locks of every history's application: work past a third of it is renewed. */
+    /** The lease of the claims and locks of every history's application. */
     public static final Duration LEASE = Duration.ofSeconds(2);
+
+    /** When the first renewal of a lease is due, after its work began: a third of the lease, as the starter renews. */
+    public static final Duration RENEWAL = LEASE.dividedBy(3);
 
     /** A history with one fault at most. */
     public History(List<Call> calls, List<Work> works, Fault fault, boolean oneThread) {

@@ -13,7 +13,7 @@ import net.jqwik.api.statistics.Statistics;
  */
 class HistoryCoverageTests {
 
-    private static final int RENEWAL_MS = (int) Math.ceil(History.LEASE.toMillis() / 3.0); // renewed from there
+    private static final int RENEWAL_MS = (int) Math.ceil(History.RENEWAL.toNanos() / 1e6); // 667
 
     @Provide
     net.jqwik.api.Arbitrary<History> histories() {

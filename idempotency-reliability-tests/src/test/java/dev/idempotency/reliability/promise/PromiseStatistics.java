@@ -17,7 +17,7 @@ final class PromiseStatistics {
 
     static final int SOAK_TRIES = 20;
     private static final long LEASE = History.LEASE.toNanos();
-    private static final long RENEWAL = LEASE / 3;
+    private static final long RENEWAL = History.RENEWAL.toNanos();
     private static final long MS = 1_000_000;
 
     private PromiseStatistics() {}
